@@ -1,0 +1,21 @@
+/** Numbers from DESIGN.md; every surface reads them from here. */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+export const SECTION_MAX_CHARS = 1000;
+export const SECTION_OVERLAP_CHARS = 100;
+export const EMBED_BATCH = 100;
+export const EMBED_MAX_CHARS = 2000;
+export const EMBED_DIM = 384;
+export const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+export const STREAM_ROWS = 50;
+export const RRF_K = 60;
+export const FRESHNESS_HALF_LIFE_DAYS = 90;
+export const FRESHNESS_FLOOR = 0.25;
+export const SEARCH_K_DEFAULT = 5;
+export const SEARCH_K_MAX_AGENT = 8;
+export const SEARCH_K_MAX_CLI = 100;
+export const BODY_MAX_CHARS = 4000;
+/** How long a writer waits for another process's write lock before failing clearly. */
+export const WRITE_LOCK_TIMEOUT_MS = 10_000;
+/** Bounds for extracting one file (a worker thread that is killed past them). */
+export const EXTRACT_TIMEOUT_MS = 120_000;
+export const EXTRACT_MAX_HEAP_MB = 1536;

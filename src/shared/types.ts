@@ -1,0 +1,43 @@
+/** Data shapes shared by the engine and every surface. */
+export type StorageKind = 'file' | 'section' | 'note' | 'entity';
+export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx';
+
+/**
+ * Where a section's text lives in its file. Reading a locator back from the raw bytes gives
+ * exactly the section's body.
+ * - text: byte range of the raw file (md, txt), plus 1-based inclusive line range.
+ * - pdf: 1-based page and character range of that page's extracted text.
+ * - xlsx: sheet name and 1-based inclusive row range (the header row is repeated in the text).
+ * - docx: character range of the document's extracted text, plus line range.
+ */
+export type Locator =
+  | { type: 'text'; byteStart: number; byteEnd: number; lineStart: number; lineEnd: number }
+  | { type: 'pdf'; page: number; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
+  | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
+  | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number };
+
+export type Origin = { actor: string; source: string; run?: string | null; at: string };
+
+export type Citation = {
+  itemId: string;
+  fileId: string;
+  fileLabel: string;
+  blob: string;
+  locator: Locator | null;
+  lineStart?: number;
+  lineEnd?: number;
+  page?: number;
+};
+
+export type SearchHit = {
+  id: string;
+  label: string;
+  storageKind: StorageKind;
+  kind: string;
+  score: number;
+  body: string;
+  scope: string;
+  citation: Citation | null;
+};
+
+export type SearchResult = { semantic: boolean; hits: SearchHit[] };
