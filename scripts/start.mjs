@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: opens the desktop app when the Electron binary is installed (building it first if needed),
+ * and otherwise says so plainly and shows the workspace status from the CLI instead.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+const BUILD_OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+
+const NO_ELECTRON_MESSAGE =
+  'The Electron binary is not installed on this machine (it could not be downloaded), so the desktop ' +
+  'window cannot open. Showing the workspace status from the CLI instead; `npx brain --help` lists commands.';
+
+/** The Electron executable, or null when the binary was not downloaded. */
+function resolveElectronBinary() {
+  try {
+    const binary = require('electron');
+    return typeof binary === 'string' && existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a command with inherited stdio; resolves with its exit code (1 if it could not start or was killed). */
+function run(command, args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    const forward = (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    const signals = ['SIGINT', 'SIGTERM'];
+    for (const signal of signals) process.on(signal, forward);
+    const done = (code) => {
+      for (const signal of signals) process.off(signal, forward);
+      resolve(code);
+    };
+    child.on('error', (err) => {
+      console.error(`Could not start ${command}: ${err.message}`);
+      done(1);
+    });
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main() {
+  const electron = resolveElectronBinary();
+
+  if (!electron) {
+    console.log(NO_ELECTRON_MESSAGE);
+    const cli = join(root, 'bin', 'brain.mjs');
+    if (!existsSync(cli)) {
+      console.error('The CLI (bin/brain.mjs) is missing from this checkout.');
+      return 1;
+    }
+    return run(process.execPath, [cli, 'status']);
+  }
+
+  if (BUILD_OUTPUTS.some((file) => !existsSync(join(root, file)))) {
+    const electronVite = join(
+      dirname(require.resolve('electron-vite/package.json')),
+      'bin',
+      'electron-vite.js',
+    );
+    const code = await run(process.execPath, [electronVite, 'build']);
+    if (code !== 0) {
+      console.error('Building the desktop app failed; see the output above.');
+      return code;
+    }
+  }
+
+  // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node instead of opening the app.
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  return run(electron, ['.'], env);
+}
+
+process.exitCode = await main();

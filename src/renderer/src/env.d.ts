@@ -1,0 +1,1 @@
+/// <reference path="../../preload/index.d.ts" />
