@@ -3,7 +3,7 @@
  * worker-boot.mjs, which registers tsx; from a build it starts the `.js` entry directly.
  * The entry reads its own input from `workerData.data`.
  */
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 export type StartWorkerOptions = { data?: unknown; resourceLimits?: ResourceLimits };
 

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { withEngine } from '../context.ts';
+import { print, printJson, progressBar } from '../output.ts';
+
+export function registerIndex(program: Command): void {
+  program
+    .command('index')
+    .description('Index files so they can answer questions (everything not indexed, or the named items)')
+    .argument('[id...]', 'file ids (default: every file not indexed yet)')
+    .option('--json', 'print JSON')
+    .action((ids: string[], opts: { json?: boolean }) =>
+      withEngine(program, async (engine) => {
+        const bar = progressBar('indexing');
+        const report = await engine.index(ids, (p) =>
+          bar.update(p.done, p.total, p.phase === 'embed' ? 'embedding' : p.label),
+        );
+        bar.stop();
+        if (opts.json) return printJson(report);
+        for (const f of report.indexed) print(`indexed  ${f.id}  ${f.label} (${f.sections} sections)`);
+        for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
+        print(`${report.indexed.length} indexed, ${report.failed.length} failed.`);
+      }),
+    );
+}

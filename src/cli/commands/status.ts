@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { withEngine } from '../context.ts';
+import { print, printJson } from '../output.ts';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('Who is acting, what the workspace holds, the queue and the model state')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      withEngine(program, (engine) => {
+        const s = engine.status();
+        if (opts.json) return printJson(s);
+        const c = s.counts;
+        print(`workspace  ${s.home}`);
+        print(`user       ${s.user} (sees ${s.scopes.join(', ')})`);
+        print(
+          `files      ${c.files} (${c.indexed} indexed, ${c.notIndexed} not indexed${c.failed ? `, ${c.failed} failed` : ''})`,
+        );
+        print(`sections   ${c.sections}   notes ${c.notes}   entities ${c.entities}`);
+        print(`queue      ${s.queue.queued} queued, ${s.queue.running} running`);
+        const m = s.model;
+        print(
+          `semantic   ${m.status === 'on' ? `on (${m.modelId})` : `${m.status}${m.reason ? `: ${m.reason}` : ''}`}`,
+        );
+      }),
+    );
+}

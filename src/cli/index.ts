@@ -1,0 +1,31 @@
+/** `brain`: the command line over the engine. */
+import { Command, CommanderError } from 'commander';
+import { registerAdd } from './commands/add.ts';
+import { registerIndex } from './commands/index-cmd.ts';
+import { registerMembers } from './commands/members.ts';
+import { registerRead } from './commands/read.ts';
+import { registerSearch } from './commands/search.ts';
+import { registerStatus } from './commands/status.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('brain')
+    .description("Org Brain: a team's shared memory. Add files, index them, search with citations.")
+    .option('--home <dir>', 'workspace data folder (default: $BRAIN_HOME or ~/.org-brain)')
+    .option('--as <user>', 'act as this member (default: the local user)')
+    .showHelpAfterError()
+    .exitOverride();
+  registerAdd(program);
+  registerIndex(program);
+  registerSearch(program);
+  registerRead(program);
+  registerStatus(program);
+  registerMembers(program);
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+  throw err;
+}

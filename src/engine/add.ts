@@ -1,0 +1,159 @@
+/**
+ * ADD (DESIGN.md section 4): store the bytes, show the file. Formats are decided by content and
+ * name, 100 MB cap, folders add their files, the same bytes under the same key add nothing, and
+ * every refusal names the file and the reason. Adding never makes a file answerable.
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { MAX_FILE_BYTES } from '../shared/constants.ts';
+import type { FileFormat } from '../shared/types.ts';
+import type { BlobStore } from './blobs.ts';
+import { type Db, writeTx } from './db/driver.ts';
+import { itemId } from './ids.ts';
+import { detectFormat } from './ingest/index.ts';
+import { getRow } from './items.ts';
+
+export type AddedFile = { id: string; label: string; path: string };
+export type AddResult = {
+  added: AddedFile[];
+  unchanged: AddedFile[];
+  refused: { path: string; reason: string }[];
+};
+export type AddContext = { db: Db; blobs: BlobStore; workspaceId: string; user: string };
+
+export const KIND_OF_FORMAT: Record<FileFormat, string> = {
+  md: 'markdown',
+  txt: 'text',
+  pdf: 'pdf',
+  docx: 'word',
+  xlsx: 'spreadsheet',
+};
+
+/** Expands folders into their files; hidden files and folders are skipped, as a file manager does. */
+function expandPaths(paths: readonly string[], refused: AddResult['refused']): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) files.push(full);
+    }
+  };
+  for (const p of paths) {
+    const abs = resolve(p);
+    try {
+      const st = lstatSync(abs).isSymbolicLink() ? statSync(abs) : lstatSync(abs);
+      if (st.isDirectory()) walk(abs);
+      else if (st.isFile()) files.push(abs);
+      else refused.push({ path: abs, reason: 'not a regular file' });
+    } catch {
+      refused.push({ path: abs, reason: 'no such file or folder' });
+    }
+  }
+  return files;
+}
+
+export function addPaths(ctx: AddContext, paths: readonly string[], scope: string): AddResult {
+  const result: AddResult = { added: [], unchanged: [], refused: [] };
+  for (const path of expandPaths(paths, result.refused)) {
+    try {
+      addOne(ctx, path, scope, result);
+    } catch (err) {
+      result.refused.push({ path, reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return result;
+}
+
+function addOne(ctx: AddContext, path: string, scope: string, result: AddResult): void {
+  const st = statSync(path);
+  if (st.size > MAX_FILE_BYTES) {
+    const mb = (st.size / 1024 / 1024).toFixed(1);
+    result.refused.push({ path, reason: `too large: ${mb} MB (the limit is 100 MB)` });
+    return;
+  }
+  const bytes = readFileSync(path);
+  const detected = detectFormat(bytes, basename(path));
+  if (!detected.ok) {
+    result.refused.push({ path, reason: detected.reason });
+    return;
+  }
+  const real = realpathSync(path);
+  const sourceKey = `file:${real}`;
+  const id = itemId(ctx.workspaceId, 'file', sourceKey);
+  const label = basename(path);
+  const existing = getRow(ctx.db, id);
+  const blob = ctx.blobs.put(bytes);
+  const entry = { id, label, path: real };
+  if (existing && existing.blob === blob && existing.retired_at === null) {
+    result.unchanged.push(entry);
+    return;
+  }
+  const now = new Date().toISOString();
+  const health = JSON.stringify(detected.health.concat(sameBytesNote(ctx.db, blob, id)));
+  writeTx(ctx.db, () => {
+    if (existing) {
+      // New bytes under the same key: a new version of the same item, answerable again once re-indexed.
+      ctx.db
+        .prepare(
+          `UPDATE items SET blob = ?, size = ?, format = ?, kind = ?, label = ?, indexed = 0, index_error = NULL,
+           health = ?, occurred_at = ?, retired_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?`,
+        )
+        .run(
+          blob,
+          bytes.length,
+          detected.format,
+          KIND_OF_FORMAT[detected.format],
+          label,
+          health,
+          st.mtime.toISOString(),
+          now,
+          id,
+        );
+      if (existing.indexed === 1 && existing.retired_at === null) {
+        ctx.db
+          .prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)")
+          .run(existing.rowid, existing.label, existing.body);
+      }
+      return;
+    }
+    ctx.db
+      .prepare(
+        `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, canonical_type,
+         canonical_value, blob, format, size, indexed, health, scope, origin_actor, origin_source, origin_at,
+         occurred_at, created_at, updated_at)
+         VALUES (?, ?, 'file', ?, ?, '', ?, 'path', ?, ?, ?, ?, 0, ?, ?, ?, 'upload', ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        ctx.workspaceId,
+        KIND_OF_FORMAT[detected.format],
+        label,
+        sourceKey,
+        real,
+        blob,
+        detected.format,
+        bytes.length,
+        health,
+        scope,
+        ctx.user,
+        now,
+        st.mtime.toISOString(),
+        now,
+        now,
+      );
+  });
+  result.added.push(entry);
+}
+
+function sameBytesNote(db: Db, blob: string, id: string): string[] {
+  const other = db
+    .prepare(
+      "SELECT label FROM items WHERE blob = ? AND id != ? AND storage_kind = 'file' AND retired_at IS NULL",
+    )
+    .get(blob, id) as { label: string } | undefined;
+  return other ? [`same bytes as ${other.label}`] : [];
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb, writeTx } from './driver.ts';
+import { migrate } from './migrate.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+const dirs: string[] = [];
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brain-db-'));
+  dirs.push(dir);
+  return join(dir, 'brain.db');
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('database', () => {
+  it('migrates forward once, in WAL mode, with sqlite-vec loaded', () => {
+    const path = tempDb();
+    const db = openDb(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.prepare('SELECT vec_version() AS v').get()).toEqual({ v: expect.stringMatching(/^v0\./) });
+    expect(migrate(db)).toEqual([]);
+    const ids = db.prepare('SELECT id FROM __migrations__ ORDER BY rowid').all();
+    expect(ids).toEqual(MIGRATIONS.map((m) => ({ id: m.id })));
+    db.close();
+  });
+
+  it('refuses a database written by a version with migrations it does not know', () => {
+    const db = openDb(tempDb());
+    db.prepare("INSERT INTO __migrations__ (id, applied_at) VALUES ('9999-from-the-future', 'x')").run();
+    expect(() => migrate(db)).toThrow(/different version of Org Brain/);
+    db.close();
+  });
+
+  it('a writer waiting on another process fails clearly after the bound instead of hanging', () => {
+    const path = tempDb();
+    const holder = openDb(path);
+    const waiter = openDb(path, { busyTimeoutMs: 200 });
+    holder.prepare('BEGIN IMMEDIATE').run();
+    const started = Date.now();
+    expect(() => writeTx(waiter, () => waiter.prepare("INSERT INTO meta VALUES ('k', 'v')").run())).toThrow(
+      /workspace is busy/,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    holder.prepare('ROLLBACK').run();
+    holder.close();
+    waiter.close();
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Opens the workspace database: WAL so readers never block the writer, a bounded busy timeout so
+ * a writer waiting on another process fails clearly instead of hanging, sqlite-vec loaded.
+ */
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { WRITE_LOCK_TIMEOUT_MS } from '../../shared/constants.ts';
+import { AppError } from '../../shared/errors.ts';
+import { migrate } from './migrate.ts';
+
+export type Db = Database.Database;
+
+export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): Db {
+  const db = new Database(path, { timeout: options.busyTimeoutMs ?? WRITE_LOCK_TIMEOUT_MS });
+  sqliteVec.load(db);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+/** Runs fn in one IMMEDIATE transaction; a lock held too long by another process becomes a clear error. */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  try {
+    return db.transaction(fn).immediate();
+  } catch (err) {
+    throw asBusy(err);
+  }
+}
+
+export function asBusy(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new AppError(
+      'busy',
+      'The workspace is busy: another Org Brain process held the write lock too long. Try again in a moment.',
+    );
+  }
+  return err;
+}

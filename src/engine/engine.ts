@@ -1,0 +1,202 @@
+/**
+ * The engine facade every surface uses (CLI, app, browser host, MCP): one workspace folder, one
+ * acting user, their scopes checked on every read.
+ */
+import { SEARCH_K_MAX_AGENT } from '../shared/constants.ts';
+import { AppError } from '../shared/errors.ts';
+import type { SearchResult } from '../shared/types.ts';
+import { type AddResult, addPaths } from './add.ts';
+import { type BlobStore, createBlobStore } from './blobs.ts';
+import { type Db, openDb } from './db/driver.ts';
+import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
+import { type IndexProgress, type IndexReport, runIndex } from './index-queue.ts';
+import { closeIngestWorkers } from './ingest/index.ts';
+import { type LineRange, type ReadResult, readItem } from './read.ts';
+import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
+import { type SearchMode, search } from './search/search.ts';
+import { logEvent, type Surface } from './telemetry.ts';
+import {
+  addMember,
+  ensureHome,
+  ensureUser,
+  localUserName,
+  resolveHome,
+  userExists,
+  workspaceId,
+} from './workspace.ts';
+
+export type EngineOptions = { home?: string; user?: string; modelDir?: string; surface?: Surface };
+
+export type Status = {
+  user: string;
+  workspace: string;
+  home: string;
+  scopes: string[];
+  counts: {
+    files: number;
+    indexed: number;
+    notIndexed: number;
+    failed: number;
+    sections: number;
+    notes: number;
+    entities: number;
+  };
+  queue: { queued: number; running: number };
+  model: ModelState;
+};
+
+export class Engine {
+  readonly home: string;
+  readonly db: Db;
+  readonly blobs: BlobStore;
+  readonly workspaceId: string;
+  readonly user: string;
+  readonly embedder: Embedder;
+  readonly surface: Surface;
+
+  private constructor(options: EngineOptions) {
+    this.home = resolveHome(options.home);
+    const { dbPath, blobDir } = ensureHome(this.home);
+    this.db = openDb(dbPath);
+    this.blobs = createBlobStore(blobDir);
+    this.workspaceId = workspaceId(this.db);
+    this.surface = options.surface ?? 'cli';
+    const local = localUserName();
+    ensureUser(this.db, local);
+    this.user = options.user ?? local;
+    if (!userExists(this.db, this.user)) {
+      throw new AppError(
+        'not-found',
+        `No member "${this.user}" in this workspace; add one with \`brain members add ${this.user}\`.`,
+      );
+    }
+    this.embedder = createEmbedder({ home: this.home, modelDir: options.modelDir });
+  }
+
+  static open(options: EngineOptions = {}): Engine {
+    return new Engine(options);
+  }
+
+  scopes(): string[] {
+    return visibleScopes(this.db, this.user);
+  }
+
+  add(paths: readonly string[], options: { scope?: string } = {}): AddResult {
+    const scope = parseScope(options.scope);
+    assertCanWrite(this.db, this.user, scope);
+    if (paths.length === 0)
+      throw new AppError('validation-failed', 'Name at least one file or folder to add.');
+    const result = addPaths(
+      { db: this.db, blobs: this.blobs, workspaceId: this.workspaceId, user: this.user },
+      paths,
+      scope,
+    );
+    logEvent(this.db, this.surface, this.user, 'add', {
+      added: result.added.length,
+      unchanged: result.unchanged.length,
+      refused: result.refused.length,
+    });
+    return result;
+  }
+
+  index(ids: readonly string[] = [], onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    return runIndex(
+      {
+        db: this.db,
+        blobs: this.blobs,
+        workspaceId: this.workspaceId,
+        embedder: this.embedder,
+        scopes: this.scopes(),
+      },
+      ids,
+      onProgress,
+    );
+  }
+
+  async search(
+    query: string,
+    options: { k?: number; maxK?: number; mode?: SearchMode } = {},
+  ): Promise<SearchResult> {
+    const started = performance.now();
+    const queryVector = options.mode === 'keyword' ? null : await this.queryVector(query);
+    const scopes = this.scopes();
+    const result = search(this.db, query, {
+      scopes,
+      k: options.k,
+      maxK: options.maxK ?? SEARCH_K_MAX_AGENT,
+      queryVector,
+      mode: options.mode,
+    });
+    logEvent(this.db, this.surface, this.user, 'search', {
+      query,
+      semantic: result.semantic,
+      ms: Math.round(performance.now() - started),
+      hits: result.hits.map((h) => ({ id: h.id, score: h.score })),
+    });
+    return result;
+  }
+
+  private async queryVector(query: string): Promise<{ vector: Float32Array; model: string } | null> {
+    if (this.embedder.state().status !== 'on' || !query.trim()) return null;
+    try {
+      const vector = await this.embedder.embedQuery(query);
+      const model = this.embedder.modelId();
+      return model ? { vector, model } : null;
+    } catch {
+      return null; // the model failing turns semantic search off for this query; keywords still answer
+    }
+  }
+
+  read(id: string, lines?: LineRange): Promise<ReadResult> {
+    return readItem(this.db, this.blobs, id, this.scopes(), lines);
+  }
+
+  addMember(userId: string, teams: readonly string[]): { user: string; teams: string[] } {
+    return addMember(this.db, userId, teams);
+  }
+
+  status(): Status {
+    const count = (sql: string, ...args: unknown[]) => (this.db.prepare(sql).get(...args) as { n: number }).n;
+    const scopes = this.scopes();
+    const inScope = `scope IN (SELECT value FROM json_each(?)) AND retired_at IS NULL`;
+    const s = JSON.stringify(scopes);
+    const queue = this.db
+      .prepare(`SELECT state, COUNT(*) AS n FROM jobs WHERE state IN ('queued','running') GROUP BY state`)
+      .all() as { state: string; n: number }[];
+    return {
+      user: this.user,
+      workspace: this.workspaceId,
+      home: this.home,
+      scopes,
+      counts: {
+        files: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND ${inScope}`, s),
+        indexed: count(
+          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 1 AND ${inScope}`,
+          s,
+        ),
+        notIndexed: count(
+          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND ${inScope}`,
+          s,
+        ),
+        failed: count(
+          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND index_error IS NOT NULL AND ${inScope}`,
+          s,
+        ),
+        sections: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'section' AND ${inScope}`, s),
+        notes: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'note' AND ${inScope}`, s),
+        entities: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'entity' AND ${inScope}`, s),
+      },
+      queue: {
+        queued: queue.find((q) => q.state === 'queued')?.n ?? 0,
+        running: queue.find((q) => q.state === 'running')?.n ?? 0,
+      },
+      model: this.embedder.state(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.embedder.close();
+    await closeIngestWorkers();
+    this.db.close();
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * INDEX (DESIGN.md section 4): extract and chunk from the blob, embed what changed, then ONE
+ * transaction upserts the file and its sections by source key, links HAS_SECTION idempotently,
+ * retires sections that no longer exist and marks the file indexed. Unchanged bytes change nothing.
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../shared/errors.ts';
+import type { FileFormat } from '../shared/types.ts';
+import type { BlobStore } from './blobs.ts';
+import { type Db, writeTx } from './db/driver.ts';
+import type { Embedder } from './embed/index.ts';
+import { itemId } from './ids.ts';
+import { type Chunk, type Extraction, extractFile } from './ingest/index.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from './items.ts';
+
+export type IndexContext = { db: Db; blobs: BlobStore; workspaceId: string; embedder: Embedder };
+export type IndexOutcome = { id: string; label: string; sections: number };
+
+const FILE_BODY_CHARS = 2000;
+
+type PlannedSection = {
+  id: string;
+  key: string;
+  label: string;
+  body: string;
+  locator: string;
+  ordinal: number;
+};
+
+function planSections(ctx: IndexContext, file: ItemRow, chunks: readonly Chunk[]): PlannedSection[] {
+  return chunks.map((chunk, ordinal) => {
+    const key = `${file.source_key}#${chunk.key}`;
+    return {
+      id: itemId(ctx.workspaceId, 'section', key),
+      key,
+      label: chunk.label,
+      body: chunk.body,
+      locator: JSON.stringify(chunk.locator),
+      ordinal,
+    };
+  });
+}
+
+function fileBody(extraction: Extraction): string {
+  const parts = extraction.title ? [extraction.title] : [];
+  let length = parts.join('\n').length;
+  for (const chunk of extraction.chunks) {
+    if (length >= FILE_BODY_CHARS) break;
+    parts.push(chunk.body);
+    length += chunk.body.length + 1;
+  }
+  return parts.join('\n').slice(0, FILE_BODY_CHARS);
+}
+
+function isUnchanged(prev: ItemRow | undefined, s: PlannedSection, file: ItemRow): boolean {
+  return (
+    prev !== undefined &&
+    prev.retired_at === null &&
+    prev.body === s.body &&
+    prev.label === s.label &&
+    prev.locator === s.locator &&
+    prev.blob === file.blob &&
+    prev.scope === file.scope &&
+    prev.ordinal === s.ordinal
+  );
+}
+
+export async function indexFile(
+  ctx: IndexContext,
+  fileId: string,
+  onBeat?: () => void,
+): Promise<IndexOutcome> {
+  const file = getRow(ctx.db, fileId);
+  if (file?.storage_kind !== 'file') throw new AppError('not-found', `No file with id ${fileId}.`);
+  if (!file.blob || !file.format) throw new AppError('internal', `${file.label} has no stored bytes.`);
+  const bytes = ctx.blobs.get(file.blob);
+  const extraction = await extractFile(bytes, file.format as FileFormat, file.label);
+  onBeat?.();
+  const planned = planSections(ctx, file, extraction.chunks);
+  const existing = new Map(
+    (
+      ctx.db
+        .prepare("SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'")
+        .all(file.id) as ItemRow[]
+    ).map((r) => [r.id, r]),
+  );
+  const body = fileBody(extraction);
+  const vectors = await embedChanged(ctx, file, body, planned, existing, onBeat);
+  writeTx(ctx.db, () => writeIndex(ctx, file, extraction, body, planned, vectors));
+  return { id: file.id, label: file.label, sections: planned.length };
+}
+
+type Vectors = { model: string | null; byId: Map<string, Float32Array> };
+
+async function embedChanged(
+  ctx: IndexContext,
+  file: ItemRow,
+  body: string,
+  planned: readonly PlannedSection[],
+  existing: Map<string, ItemRow>,
+  onBeat?: () => void,
+): Promise<Vectors> {
+  const model = ctx.embedder.state().status === 'on' ? ctx.embedder.modelId() : null;
+  const byId = new Map<string, Float32Array>();
+  if (!model) return { model: null, byId };
+  const todo: { id: string; text: string }[] = [];
+  if (file.body !== body || file.embedded_model !== model || file.indexed === 0) {
+    todo.push({ id: file.id, text: `${file.label}\n${body}` });
+  }
+  for (const s of planned) {
+    const prev = existing.get(s.id);
+    if (!isUnchanged(prev, s, file) || prev?.embedded_model !== model) {
+      todo.push({ id: s.id, text: `${s.label}\n${s.body}` });
+    }
+  }
+  try {
+    const out = await ctx.embedder.embed(
+      todo.map((t) => t.text),
+      () => onBeat?.(),
+    );
+    todo.forEach((t, i) => {
+      const v = out[i];
+      if (v) byId.set(t.id, v);
+    });
+    return { model: ctx.embedder.modelId(), byId };
+  } catch {
+    // Semantic search going off never fails an index: the file stays keyword-searchable and is
+    // embedded later, when the model works again.
+    return { model: null, byId: new Map() };
+  }
+}
+
+function writeIndex(
+  ctx: IndexContext,
+  fileAtStart: ItemRow,
+  extraction: Extraction,
+  body: string,
+  planned: readonly PlannedSection[],
+  vectors: Vectors,
+): void {
+  const db = ctx.db;
+  const file = getRow(db, fileAtStart.id);
+  if (!file || file.blob !== fileAtStart.blob) {
+    throw new AppError(
+      'conflict',
+      `${fileAtStart.label} changed while it was being indexed; index it again.`,
+    );
+  }
+  const now = new Date().toISOString();
+  const existing = new Map(
+    (
+      db
+        .prepare("SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'")
+        .all(file.id) as ItemRow[]
+    ).map((r) => [r.id, r]),
+  );
+  const keep = new Set<string>();
+  for (const s of planned) {
+    keep.add(s.id);
+    upsertSection(ctx, file, s, existing.get(s.id), now, vectors);
+    linkSection(db, file, s.id, now);
+  }
+  for (const prev of existing.values()) {
+    if (keep.has(prev.id) || prev.retired_at !== null) continue;
+    retireSection(db, file, prev, now);
+  }
+  updateFileRow(db, file, extraction, body, now, vectors);
+}
+
+function upsertSection(
+  ctx: IndexContext,
+  file: ItemRow,
+  s: PlannedSection,
+  prev: ItemRow | undefined,
+  now: string,
+  vectors: Vectors,
+): void {
+  const db = ctx.db;
+  const vector = vectors.byId.get(s.id);
+  if (isUnchanged(prev, s, file)) {
+    if (prev && vector && vectors.model) vecUpsert(db, prev, vectors.model, vector);
+    return;
+  }
+  if (prev) {
+    if (isSearchable(prev)) ftsDelete(db, prev);
+    db.prepare(
+      `UPDATE items SET label = ?, body = ?, blob = ?, format = ?, locator = ?, ordinal = ?, scope = ?, indexed = 1,
+       occurred_at = ?, retired_at = NULL, embedded_model = NULL, updated_at = ?, version = version + 1 WHERE id = ?`,
+    ).run(
+      s.label,
+      s.body,
+      file.blob,
+      file.format,
+      s.locator,
+      s.ordinal,
+      file.scope,
+      file.occurred_at,
+      now,
+      s.id,
+    );
+    vecDelete(db, prev.rowid);
+  } else {
+    db.prepare(
+      `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, blob, format, file_id,
+       ordinal, locator, indexed, scope, origin_actor, origin_source, origin_at, occurred_at, created_at, updated_at)
+       VALUES (?, ?, 'section', 'section', ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'index', ?, ?, ?, ?)`,
+    ).run(
+      s.id,
+      ctx.workspaceId,
+      s.label,
+      s.body,
+      s.key,
+      file.blob,
+      file.format,
+      file.id,
+      s.ordinal,
+      s.locator,
+      file.scope,
+      file.origin_actor,
+      now,
+      file.occurred_at,
+      now,
+      now,
+    );
+  }
+  const row = getRow(db, s.id) as ItemRow;
+  ftsInsert(db, row);
+  if (vector && vectors.model) vecUpsert(db, row, vectors.model, vector);
+}
+
+function edgeId(from: string, type: string, to: string): string {
+  return `g_${createHash('sha256').update(`${from}\0${type}\0${to}`).digest('hex').slice(0, 20)}`;
+}
+
+function linkSection(db: Db, file: ItemRow, sectionId: string, now: string): void {
+  const id = edgeId(file.id, 'HAS_SECTION', sectionId);
+  db.prepare(
+    `INSERT INTO edges (id, type, from_id, to_id, origin_actor, origin_source, origin_at)
+     VALUES (?, 'HAS_SECTION', ?, ?, ?, 'index', ?)
+     ON CONFLICT (id) DO UPDATE SET retired_at = NULL WHERE retired_at IS NOT NULL`,
+  ).run(id, file.id, sectionId, file.origin_actor, now);
+}
+
+function retireSection(db: Db, file: ItemRow, prev: ItemRow, now: string): void {
+  if (isSearchable(prev)) ftsDelete(db, prev);
+  vecDelete(db, prev.rowid);
+  db.prepare('UPDATE items SET retired_at = ?, updated_at = ? WHERE id = ?').run(now, now, prev.id);
+  db.prepare('UPDATE edges SET retired_at = ? WHERE id = ?').run(
+    now,
+    edgeId(file.id, 'HAS_SECTION', prev.id),
+  );
+}
+
+function updateFileRow(
+  db: Db,
+  file: ItemRow,
+  extraction: Extraction,
+  body: string,
+  now: string,
+  vectors: Vectors,
+): void {
+  const health = JSON.stringify(mergeHealth(file.health, extraction.health));
+  const summary = extraction.title;
+  const occurredAt = extraction.occurredAt ?? file.occurred_at;
+  const same =
+    file.indexed === 1 &&
+    file.body === body &&
+    file.health === health &&
+    file.summary === summary &&
+    file.occurred_at === occurredAt &&
+    file.index_error === null;
+  if (!same) {
+    if (isSearchable(file)) ftsDelete(db, file);
+    db.prepare(
+      `UPDATE items SET body = ?, summary = ?, health = ?, occurred_at = ?, indexed = 1, index_error = NULL,
+       updated_at = ? WHERE id = ?`,
+    ).run(body, summary, health, occurredAt, now, file.id);
+    ftsInsert(db, { rowid: file.rowid, label: file.label, body });
+  }
+  const vector = vectors.byId.get(file.id);
+  if (vector && vectors.model) vecUpsert(db, file, vectors.model, vector);
+}
+
+function mergeHealth(stored: string | null, fromExtraction: readonly string[]): string[] {
+  const addNotes = (stored ? (JSON.parse(stored) as string[]) : []).filter(
+    (n) => n.startsWith('same bytes as') || n.startsWith('named '),
+  );
+  return [...new Set([...addNotes, ...fromExtraction])];
+}
+
+/** A failed index leaves the file as it was (not answerable from the new bytes) with the reason. */
+export function markFailed(db: Db, fileId: string, reason: string): void {
+  writeTx(db, () => {
+    db.prepare('UPDATE items SET index_error = ?, updated_at = ? WHERE id = ?').run(
+      reason,
+      new Date().toISOString(),
+      fileId,
+    );
+  });
+}

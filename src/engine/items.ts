@@ -1,0 +1,101 @@
+/** Item rows and the FTS bookkeeping that must change in the same transaction as them. */
+import type { Locator, StorageKind } from '../shared/types.ts';
+import type { Db } from './db/driver.ts';
+
+export type ItemRow = {
+  rowid: number;
+  id: string;
+  workspace_id: string;
+  storage_kind: StorageKind;
+  kind: string;
+  label: string;
+  summary: string | null;
+  body: string;
+  source_key: string;
+  blob: string | null;
+  format: string | null;
+  size: number | null;
+  file_id: string | null;
+  ordinal: number | null;
+  locator: string | null;
+  indexed: number;
+  index_error: string | null;
+  health: string | null;
+  scope: string;
+  origin_actor: string;
+  origin_source: string;
+  origin_run: string | null;
+  origin_at: string;
+  occurred_at: string | null;
+  embedded_model: string | null;
+  retired_at: string | null;
+  superseded_by: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+};
+
+/** Items that search can find: indexed and not retired. Exactly these rows are in items_fts. */
+export function isSearchable(row: Pick<ItemRow, 'indexed' | 'retired_at'>): boolean {
+  return row.indexed === 1 && row.retired_at === null;
+}
+
+export function getRow(db: Db, id: string): ItemRow | undefined {
+  return db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
+}
+
+export function getRowByRowid(db: Db, rowid: number): ItemRow | undefined {
+  return db.prepare('SELECT * FROM items WHERE rowid = ?').get(rowid) as ItemRow | undefined;
+}
+
+export function ftsInsert(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
+  db.prepare('INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(
+    row.rowid,
+    row.label,
+    row.body,
+  );
+}
+
+export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
+  db.prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)").run(
+    row.rowid,
+    row.label,
+    row.body,
+  );
+}
+
+export function vecDelete(db: Db, rowid: number): void {
+  db.prepare('DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid));
+}
+
+/** The search stream an item belongs to: entities join the note streams. */
+export function streamOf(kind: StorageKind): 'file' | 'section' | 'note' {
+  return kind === 'entity' ? 'note' : kind;
+}
+
+export function vecUpsert(
+  db: Db,
+  row: Pick<ItemRow, 'rowid' | 'storage_kind' | 'scope'>,
+  model: string,
+  vector: Float32Array,
+): void {
+  vecDelete(db, row.rowid);
+  db.prepare(
+    `INSERT INTO vec_items (item_rowid, stream, scope, model, embedding, embedding_bq)
+     VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))`,
+  ).run(BigInt(row.rowid), streamOf(row.storage_kind), row.scope, model, vecBlob(vector), vecBlob(vector));
+  db.prepare('UPDATE items SET embedded_model = ? WHERE rowid = ?').run(model, row.rowid);
+}
+
+export function parseLocator(text: string | null): Locator | null {
+  return text ? (JSON.parse(text) as Locator) : null;
+}
+
+export function parseHealth(text: string | null): string[] {
+  return text ? (JSON.parse(text) as string[]) : [];
+}
+
+/** sqlite-vec takes float32 vectors as little-endian bytes. */
+export function vecBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}

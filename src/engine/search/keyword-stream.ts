@@ -1,0 +1,118 @@
+/**
+ * The fast keyword streams. What makes an FTS5 OR-query slow is not finding the matches (a few ms
+ * at 100k rows) but scoring them: bm25() runs for every row that matches ANY term, and the join to
+ * `items` for the stream / scope filter runs for every one of those rows too. A term that occurs
+ * in most rows brings in most of the table while adding almost nothing to BM25 (its IDF is near
+ * zero). So:
+ *
+ *  - each term's document frequency is counted once by FTS5 and cached per connection; terms that
+ *    match nothing are dropped, and so are terms in more than MAX_DF_SHARE of the rows, but never
+ *    all of them (the rarest one always stays);
+ *  - one query scores the matches once for all three streams (file, section, note) with the same
+ *    scope / indexed / retired filter the caller asked for, and keeps the best STREAM_ROWS of each
+ *    stream with a window function; the three stream calls of one search share that result.
+ */
+import type { Db } from '../db/driver.ts';
+import { ftsQuery } from './keyword.ts';
+
+/** Terms found in more than this share of the rows are dropped (unless they are all that is left). */
+export const MAX_DF_SHARE = 0.1;
+const DF_CACHE_MAX = 50_000;
+const DF_TTL_MS = 10 * 60_000;
+
+type DfCache = { at: number; rows: number; df: Map<string, number> };
+const dfCaches = new WeakMap<Db, DfCache>();
+
+function approxRows(db: Db): number {
+  const row = db.prepare('SELECT max(rowid) AS n FROM items').get() as { n: number | null };
+  return row.n ?? 0;
+}
+
+function dfCache(db: Db): DfCache {
+  const now = Date.now();
+  const rows = approxRows(db);
+  let cache = dfCaches.get(db);
+  // Stale after a while or once the table grew by a tenth: DF only shapes the query.
+  if (!cache || now - cache.at > DF_TTL_MS || rows > cache.rows * 1.1 + 100 || cache.df.size > DF_CACHE_MAX) {
+    cache = { at: now, rows, df: new Map() };
+    dfCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * Document frequency of each term, counted by FTS5 itself (so the porter stemming matches the
+ * index exactly), cached per connection: a count walks the term's doclist once, without scoring.
+ */
+function documentFrequencies(db: Db, terms: readonly string[]): { df: Map<string, number>; rows: number } | null {
+  try {
+    const cache = dfCache(db);
+    const count = db.prepare('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
+    for (const t of terms) {
+      if (!cache.df.has(t)) cache.df.set(t, (count.get(ftsQuery([t])) as { n: number }).n);
+    }
+    return { df: cache.df, rows: cache.rows };
+  } catch {
+    return null;
+  }
+}
+
+/** The terms worth sending to FTS5: matching something, and not in most rows. */
+export function shapeTerms(db: Db, terms: readonly string[]): string[] {
+  if (terms.length <= 1) return [...terms];
+  const info = documentFrequencies(db, terms);
+  if (!info) return [...terms];
+  const scored = terms.map((t) => ({ t, df: info.df.get(t) ?? 0 })).filter((x) => x.df > 0);
+  if (scored.length === 0) return [];
+  const limit = Math.max(1, info.rows * MAX_DF_SHARE);
+  const rarest = scored.reduce((a, b) => (b.df < a.df ? b : a));
+  return scored.filter((x) => x === rarest || x.df <= limit).map((x) => x.t);
+}
+
+export type StreamName = 'file' | 'section' | 'note';
+type Shared = { key: string; version: string; lists: Record<StreamName, number[]> };
+const shared = new WeakMap<Db, Shared>();
+
+function dbVersion(db: Db): string {
+  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const version = db.pragma('data_version', { simple: true }) as number;
+  return `${changes}:${version}`;
+}
+
+/**
+ * The best `limit` rows of each stream for these terms, filtered by scope, indexed and not
+ * retired inside the query, ranked by BM25 (label weight 2, body 1). Repeated calls with the same
+ * terms and scopes on an unchanged database reuse the result.
+ */
+export function keywordLists(
+  db: Db,
+  terms: readonly string[],
+  scopes: readonly string[],
+  limit: number,
+): Record<StreamName, number[]> {
+  const empty = { file: [], section: [], note: [] };
+  if (terms.length === 0 || scopes.length === 0) return empty;
+  const key = JSON.stringify([terms, scopes, limit]);
+  const version = dbVersion(db);
+  const hit = shared.get(db);
+  if (hit && hit.key === key && hit.version === version) return hit.lists;
+  const shaped = shapeTerms(db, terms);
+  const lists: Record<StreamName, number[]> = { file: [], section: [], note: [] };
+  if (shaped.length > 0) {
+    const rows = db
+      .prepare(
+        `SELECT rowid, stream FROM (
+           SELECT rowid, stream, ROW_NUMBER() OVER (PARTITION BY stream ORDER BY score, rowid) AS n FROM (
+             SELECT i.rowid AS rowid, bm25(items_fts, 2.0, 1.0) AS score,
+                    CASE i.storage_kind WHEN 'entity' THEN 'note' ELSE i.storage_kind END AS stream
+             FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+             WHERE items_fts MATCH ? AND i.storage_kind IN ('file', 'section', 'note', 'entity')
+               AND i.scope IN (SELECT value FROM json_each(?)) AND i.retired_at IS NULL AND i.indexed = 1))
+         WHERE n <= ? ORDER BY stream, n`,
+      )
+      .all(ftsQuery(shaped), JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
+    for (const r of rows) lists[r.stream].push(r.rowid);
+  }
+  shared.set(db, { key, version: dbVersion(db), lists });
+  return lists;
+}

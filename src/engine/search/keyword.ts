@@ -1,0 +1,28 @@
+/**
+ * Turns a free-text question into an FTS5 query: words only (no FTS syntax from the user reaches
+ * the engine), stop words dropped, each term quoted, OR-ed so that BM25 ranks partial matches.
+ */
+const STOP = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our she he so than that the their them then there these they this to was we were what ' +
+    'when where which who whom why will with would you your yo hi hello hey thanks thank ok okay please'
+  ).split(' '),
+);
+
+const MAX_TERMS = 32;
+
+export function queryTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms: string[] = [];
+  for (const w of words) {
+    if (STOP.has(w) || terms.includes(w)) continue;
+    terms.push(w);
+    if (terms.length >= MAX_TERMS) break;
+  }
+  return terms;
+}
+
+export function ftsQuery(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ftsQuery, queryTerms } from './keyword.ts';
+import { freshness, fuseRanks } from './rrf.ts';
+
+describe('reciprocal rank fusion', () => {
+  it('scores 1/(60+rank) per list and adds the votes', () => {
+    const scores = fuseRanks([
+      ['a', 'b', 'c'],
+      ['b', 'a'],
+    ]);
+    expect(scores.get('a')).toBeCloseTo(1 / 61 + 1 / 62, 12);
+    expect(scores.get('b')).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(scores.get('c')).toBeCloseTo(1 / 63, 12);
+  });
+
+  it('a hit in two lists beats a first place in one', () => {
+    const scores = fuseRanks([
+      ['solo', 'both'],
+      ['x', 'both'],
+    ]);
+    expect(scores.get('both')!).toBeGreaterThan(scores.get('solo')!);
+  });
+
+  it('rank 10 votes 1/70', () => {
+    const list = Array.from({ length: 10 }, (_, i) => i);
+    expect(fuseRanks([list]).get(9)).toBeCloseTo(1 / 70, 12);
+  });
+});
+
+describe('freshness', () => {
+  const now = Date.parse('2026-06-01T00:00:00Z');
+  const daysAgo = (d: number) => new Date(now - d * 86_400_000).toISOString();
+  it('halves every 90 days', () => {
+    expect(freshness(daysAgo(0), now)).toBe(1);
+    expect(freshness(daysAgo(90), now)).toBeCloseTo(0.5, 12);
+    expect(freshness(daysAgo(180), now)).toBeCloseTo(0.25, 12);
+  });
+  it('never sinks below 0.25', () => {
+    expect(freshness(daysAgo(365 * 2), now)).toBe(0.25);
+  });
+  it('unknown and future dates count as fresh', () => {
+    expect(freshness(null, now)).toBe(1);
+    expect(freshness('not a date', now)).toBe(1);
+    expect(freshness(daysAgo(-5), now)).toBe(1);
+  });
+});
+
+describe('keyword queries', () => {
+  it('keeps words only, drops stop words and small talk, quotes terms', () => {
+    expect(queryTerms('Who owns the "billing" migration? NEAR(x)')).toEqual([
+      'owns',
+      'billing',
+      'migration',
+      'near',
+      'x',
+    ]);
+    expect(queryTerms('yo')).toEqual([]);
+    expect(ftsQuery(['a"b', 'c'])).toBe('"a""b" OR "c"');
+  });
+});

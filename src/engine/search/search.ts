@@ -1,0 +1,159 @@
+/**
+ * One search = six streams (vector and keyword x file, section, note; entities join the notes),
+ * 50 rows each, each filtered by the caller's scopes INSIDE its query, before ranking. Fused with
+ * reciprocal rank fusion, then weighted by freshness. Every hit carries its citation.
+ */
+import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '../../shared/constants.ts';
+import { AppError } from '../../shared/errors.ts';
+import type { Citation, SearchHit, SearchResult, StorageKind } from '../../shared/types.ts';
+import type { Db } from '../db/driver.ts';
+import { type ItemRow, parseLocator, vecBlob } from '../items.ts';
+import { canSee } from '../scope.ts';
+import { queryTerms } from './keyword.ts';
+import { keywordLists } from './keyword-stream.ts';
+import { freshness, fuseRanks } from './rrf.ts';
+import { mirrorKnn } from './vector-stream.ts';
+
+export type Stream = 'file' | 'section' | 'note';
+export const STREAMS: readonly Stream[] = ['file', 'section', 'note'];
+const KINDS_OF_STREAM: Record<Stream, StorageKind[]> = {
+  file: ['file'],
+  section: ['section'],
+  note: ['note', 'entity'],
+};
+
+export type SearchOptions = {
+  scopes: readonly string[];
+  k?: number;
+  maxK: number;
+  /** The query vector and the model it came from, or null when semantic search is off. */
+  queryVector: { vector: Float32Array; model: string } | null;
+  /** Which lists vote: both (the product), or one kind alone (evaluations). */
+  mode?: SearchMode;
+  now?: number;
+};
+
+export type SearchMode = 'hybrid' | 'keyword' | 'vector';
+
+/** Ties go to the more precise citation: a section before the note, entity or whole file. */
+const SPECIFICITY: Record<StorageKind, number> = { section: 0, note: 1, entity: 2, file: 3 };
+
+export type StreamLists = { keyword: Record<Stream, number[]>; vector: Record<Stream, number[]> | null };
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export function keywordStream(db: Db, query: string, stream: Stream, scopes: readonly string[]): number[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return [];
+  // One shaped FTS5 query serves all three streams of a search; see keyword-stream.ts.
+  return keywordLists(db, terms, scopes, STREAM_ROWS)[stream];
+}
+
+export function vectorStream(
+  db: Db,
+  query: { vector: Float32Array; model: string },
+  stream: Stream,
+  scopes: readonly string[],
+): number[] {
+  // Fast path: the in-memory mirror of vec0 (binary first pass, int8 rescoring); see vector-stream.ts.
+  const fast = mirrorKnn(db, query.vector, query.model, stream, scopes, STREAM_ROWS);
+  if (fast) return fast;
+  const sql = `SELECT item_rowid AS rowid FROM vec_items
+    WHERE embedding MATCH ? AND k = ${STREAM_ROWS} AND stream = ? AND model = ?
+      AND scope IN (${placeholders(scopes.length)})
+    ORDER BY distance`;
+  const rows = db.prepare(sql).all(vecBlob(query.vector), stream, query.model, ...scopes) as {
+    rowid: number | bigint;
+  }[];
+  return rows.map((r) => Number(r.rowid));
+}
+
+export function runStreams(db: Db, query: string, options: SearchOptions): StreamLists {
+  const mode = options.mode ?? 'hybrid';
+  const keyword = { file: [], section: [], note: [] } as Record<Stream, number[]>;
+  if (mode !== 'vector') for (const s of STREAMS) keyword[s] = keywordStream(db, query, s, options.scopes);
+  if (!options.queryVector || mode === 'keyword') return { keyword, vector: null };
+  const vector = {} as Record<Stream, number[]>;
+  for (const s of STREAMS) vector[s] = vectorStream(db, options.queryVector, s, options.scopes);
+  return { keyword, vector };
+}
+
+export function search(db: Db, query: string, options: SearchOptions): SearchResult {
+  const k = options.k ?? SEARCH_K_DEFAULT;
+  if (!Number.isInteger(k) || k < 1 || k > options.maxK) {
+    throw new AppError('validation-failed', `k must be a whole number from 1 to ${options.maxK} (got ${k}).`);
+  }
+  const lists = runStreams(db, query, options);
+  const all = [...Object.values(lists.keyword), ...(lists.vector ? Object.values(lists.vector) : [])];
+  const fused = fuseRanks(all);
+  const now = options.now ?? Date.now();
+  const rows = loadRows(db, [...fused.keys()]);
+  const scored = rows
+    .filter((r) => canSee(options.scopes, r.scope) && r.retired_at === null)
+    .map((r) => ({ row: r, score: (fused.get(r.rowid) ?? 0) * freshness(r.occurred_at ?? r.origin_at, now) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        SPECIFICITY[a.row.storage_kind] - SPECIFICITY[b.row.storage_kind] ||
+        a.row.rowid - b.row.rowid,
+    )
+    .slice(0, k);
+  const files = loadFiles(
+    db,
+    scored.map((s) => s.row),
+  );
+  return {
+    semantic: lists.vector !== null,
+    hits: scored.map(({ row, score }) => toHit(row, score, files)),
+  };
+}
+
+function loadRows(db: Db, rowids: readonly number[]): ItemRow[] {
+  if (rowids.length === 0) return [];
+  return db
+    .prepare(`SELECT * FROM items WHERE rowid IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(rowids)) as ItemRow[];
+}
+
+function loadFiles(db: Db, rows: readonly ItemRow[]): Map<string, ItemRow> {
+  const ids = [...new Set(rows.map((r) => r.file_id).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const files = db
+    .prepare(`SELECT * FROM items WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as ItemRow[];
+  return new Map(files.map((f) => [f.id, f]));
+}
+
+export function citationOf(row: ItemRow, file: ItemRow | undefined): Citation | null {
+  if (row.storage_kind === 'file') {
+    return { itemId: row.id, fileId: row.id, fileLabel: row.label, blob: row.blob ?? '', locator: null };
+  }
+  if (row.storage_kind !== 'section' || !row.file_id) return null;
+  const locator = parseLocator(row.locator);
+  const citation: Citation = {
+    itemId: row.id,
+    fileId: row.file_id,
+    fileLabel: file?.label ?? '',
+    blob: row.blob ?? '',
+    locator,
+  };
+  if (locator && 'lineStart' in locator) {
+    citation.lineStart = locator.lineStart;
+    citation.lineEnd = locator.lineEnd;
+  }
+  if (locator?.type === 'pdf') citation.page = locator.page;
+  return citation;
+}
+
+function toHit(row: ItemRow, score: number, files: Map<string, ItemRow>): SearchHit {
+  return {
+    id: row.id,
+    label: row.label,
+    storageKind: row.storage_kind,
+    kind: row.kind,
+    score,
+    body: row.body.slice(0, BODY_MAX_CHARS),
+    scope: row.scope,
+    citation: citationOf(row, row.file_id ? files.get(row.file_id) : undefined),
+  };
+}

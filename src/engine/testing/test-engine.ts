@@ -1,0 +1,52 @@
+/** Real engines on real files in temporary folders, for tests. No mocks of our own parts. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Engine, type EngineOptions } from '../engine.ts';
+
+export const TINY_MODEL_DIR = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../test/fixtures/tiny-model',
+);
+
+export type TestWorkspace = {
+  home: string;
+  files: string;
+  write(name: string, content: string | Uint8Array): string;
+  open(options?: Omit<EngineOptions, 'home'> & { model?: boolean }): Engine;
+  cleanup(): Promise<void>;
+};
+
+export function createTestWorkspace(): TestWorkspace {
+  const root = mkdtempSync(join(tmpdir(), 'brain-test-'));
+  const home = join(root, 'home');
+  const files = join(root, 'files');
+  mkdirSync(files, { recursive: true });
+  const engines: Engine[] = [];
+  return {
+    home,
+    files,
+    write(name, content) {
+      const path = join(files, name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+      return path;
+    },
+    open(options = {}) {
+      const { model, ...rest } = options;
+      // Without a model dir the engine looks in the (empty) test home and finds nothing: semantic off.
+      const engine = Engine.open({
+        home,
+        modelDir: model ? TINY_MODEL_DIR : join(root, 'no-model'),
+        ...rest,
+      });
+      engines.push(engine);
+      return engine;
+    },
+    async cleanup() {
+      for (const e of engines) await e.close().catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
