@@ -1,0 +1,114 @@
+/** Format detection for ADD: content (magic bytes) first, then the name. Synchronous and cheap. */
+import { MAX_FILE_BYTES } from '../../shared/constants.ts';
+import { AppError } from '../../shared/errors.ts';
+import type { FileFormat } from '../../shared/types.ts';
+import { detectEncoding } from './text-decode.ts';
+import type { DetectResult } from './types.ts';
+import { readZipDirectory } from './zip-directory.ts';
+
+const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const PDF_MAGIC = '%PDF-';
+const HEAD_BYTES = 1024;
+
+const KIND: Record<'pdf' | 'docx' | 'xlsx', string> = {
+  pdf: 'a PDF',
+  docx: 'a Word document',
+  xlsx: 'an Excel workbook',
+};
+/** Extensions that agree with each content-detected format. */
+const NAMES: Record<'pdf' | 'docx' | 'xlsx', string[]> = {
+  pdf: ['pdf'],
+  docx: ['docx', 'docm'],
+  xlsx: ['xlsx', 'xlsm'],
+};
+
+export function extensionOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+function hasPrefix(bytes: Uint8Array, magic: number[]): boolean {
+  return magic.every((b, i) => bytes[i] === b);
+}
+
+function head(bytes: Uint8Array): string {
+  return new TextDecoder('latin1').decode(bytes.subarray(0, HEAD_BYTES));
+}
+
+function refuse(reason: string): DetectResult {
+  return { ok: false, reason };
+}
+
+function byContent(format: 'pdf' | 'docx' | 'xlsx', ext: string, extra: string[] = []): DetectResult {
+  if (NAMES[format].includes(ext)) return { ok: true, format, health: extra };
+  const name = ext ? `named .${ext}` : 'has no extension';
+  return { ok: true, format, health: [`${name} but the content is ${KIND[format]}`, ...extra] };
+}
+
+function damagedZip(ext: string, why: string): DetectResult {
+  const what = ext === 'docx' ? 'Word document' : ext === 'xlsx' ? 'Excel workbook' : 'ZIP archive';
+  return refuse(`corrupt or truncated ${what}: ${why}`);
+}
+
+function fromZip(bytes: Uint8Array, ext: string): DetectResult {
+  let names: string[];
+  try {
+    names = readZipDirectory(bytes).map((e) => e.name);
+  } catch (err) {
+    return damagedZip(ext, err instanceof Error ? err.message : String(err));
+  }
+  if (names.includes('word/document.xml')) {
+    return byContent('docx', ext, ext === 'docm' ? ['macro-enabled document: macros are ignored'] : []);
+  }
+  if (names.includes('xl/workbook.xml')) {
+    return byContent('xlsx', ext, ext === 'xlsm' ? ['macro-enabled workbook: macros are ignored'] : []);
+  }
+  if (names.some((n) => n.startsWith('word/')))
+    return refuse('an incomplete Word document (word/document.xml is missing)');
+  if (names.some((n) => n.startsWith('xl/')))
+    return refuse('an incomplete Excel workbook (xl/workbook.xml is missing)');
+  return refuse('a ZIP archive that is neither a Word nor an Excel document');
+}
+
+function fromText(bytes: Uint8Array, format: FileFormat): DetectResult {
+  try {
+    return { ok: true, format, health: detectEncoding(bytes).health };
+  } catch (err) {
+    if (err instanceof AppError) return refuse(err.message);
+    throw err;
+  }
+}
+
+function unsupported(ext: string): DetectResult {
+  const what = ext ? `.${ext}` : 'no extension';
+  return refuse(`unsupported file type ${what} (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)`);
+}
+
+function fromName(bytes: Uint8Array, ext: string): DetectResult {
+  if (ext === 'md' || ext === 'markdown') return fromText(bytes, 'md');
+  if (ext === 'txt') return fromText(bytes, 'txt');
+  // pdf.js repairs files whose header is missing; accept them when the name and objects agree.
+  if (ext === 'pdf' && /\d+\s+\d+\s+obj\b/.test(head(bytes))) {
+    return { ok: true, format: 'pdf', health: ['no %PDF- header: read as a PDF because of its name'] };
+  }
+  if (ext === 'pdf' || ext === 'docx' || ext === 'xlsx')
+    return refuse(`named .${ext} but the content is not ${KIND[ext]}`);
+  return unsupported(ext);
+}
+
+export function detectFormat(bytes: Uint8Array, fileName: string): DetectResult {
+  if (bytes.length === 0) return refuse('empty file (0 bytes)');
+  if (bytes.length > MAX_FILE_BYTES) {
+    const mb = (bytes.length / (1024 * 1024)).toFixed(1).replace(/\.0$/, '');
+    return refuse(`too large: ${mb} MB (the limit is ${MAX_FILE_BYTES / (1024 * 1024)} MB)`);
+  }
+  const ext = extensionOf(fileName);
+  if (head(bytes).includes(PDF_MAGIC)) return byContent('pdf', ext);
+  if (hasPrefix(bytes, ZIP_MAGIC)) return fromZip(bytes, ext);
+  if (hasPrefix(bytes, CFB_MAGIC)) {
+    return refuse('encrypted or password-protected Office document, or an old binary .doc/.xls');
+  }
+  return fromName(bytes, ext);
+}

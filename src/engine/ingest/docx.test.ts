@@ -1,0 +1,91 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDocx, patchDeclaredSize } from '../../../test/ingest-helpers/build-office.ts';
+import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
+import { htmlToCanonical } from './html-blocks.ts';
+import { closeIngestWorkers, extractFile } from './index.ts';
+
+afterAll(() => closeIngestWorkers());
+
+const rules = Array.from(
+  { length: 25 },
+  (_, i) => `Rule ${i}: vacation days accrue monthly & carry over <once>.`,
+);
+
+describe('docx', () => {
+  it('structured path: headings give breadcrumbs, preamble and split sections', async () => {
+    const bytes = await buildDocx([
+      'Company handbook, preamble.',
+      { heading: 1, text: 'Benefits' },
+      'Benefits intro.',
+      { heading: 2, text: 'Vacation' },
+      ...rules,
+      { heading: 2, text: 'Pay' },
+      {
+        table: [
+          ['Grade', 'Salary'],
+          ['A', '100'],
+          ['B', ''],
+        ],
+      },
+      { heading: 1, text: 'Conduct' },
+      'Be kind.',
+    ]);
+    const ex = await extractFile(bytes, 'docx', 'handbook.docx');
+    const keys = ex.chunks.map((c) => c.key);
+    expect(keys).toEqual([
+      '(preamble)',
+      'Benefits',
+      'Benefits > Vacation',
+      'Benefits > Vacation#2',
+      ...keys.slice(4, -2),
+      'Benefits > Pay',
+      'Conduct',
+    ]);
+    expect(ex.chunks[0]!.body).toBe('Company handbook, preamble.');
+    const vacation = ex.chunks[2]!;
+    expect(vacation.label).toBe('handbook.docx > Benefits > Vacation');
+    expect(
+      vacation.body.startsWith('Vacation\n\nRule 0: vacation days accrue monthly & carry over <once>.'),
+    ).toBe(true);
+    expect(ex.chunks[3]!.body.startsWith(vacation.body.slice(-100).trimStart())).toBe(true);
+    expect(ex.chunks.find((c) => c.key === 'Benefits > Pay')!.body).toBe(
+      'Pay\n\nGrade | Salary\n\nA | 100\n\nB |',
+    );
+    expect(ex.health).toEqual(['tables flattened to text (1)']);
+    await expectReadBack(bytes, 'docx', ex);
+    const again = await extractFile(new Uint8Array(bytes), 'docx', 'handbook.docx');
+    expect(again.chunks).toEqual(ex.chunks);
+  });
+
+  it('flat path for a document without headings', async () => {
+    const bytes = await buildDocx(rules.concat(rules));
+    const ex = await extractFile(bytes, 'docx', 'memo.docx');
+    expect(ex.chunks.map((c) => c.key)).toEqual(ex.chunks.map((_, i) => `#${i + 1}`));
+    expect(ex.chunks.length).toBeGreaterThan(2);
+    expect(ex.chunks[0]!.locator).toMatchObject({ type: 'docx', charStart: 0, lineStart: 1 });
+    await expectReadBack(bytes, 'docx', ex);
+  });
+
+  it('refuses a zip bomb from its directory, before inflating anything', async () => {
+    const bytes = patchDeclaredSize(await buildDocx(['x']), 'word/document.xml', 0xf0000000);
+    await expect(extractFile(bytes, 'docx', 'bomb.docx')).rejects.toMatchObject({
+      code: 'refused',
+      message: 'looks like a zip bomb (expands to 3840 MB)',
+    });
+  });
+
+  it('refuses a corrupt document with a reason', async () => {
+    const bytes = (await buildDocx(['x'])).slice(0, 200);
+    await expect(extractFile(bytes, 'docx', 'cut.docx')).rejects.toMatchObject({
+      message: expect.stringMatching(/^corrupt or unreadable Word document: /),
+    });
+  });
+
+  it('canonical text: entities decoded, list items and cells as blocks', () => {
+    const canon = htmlToCanonical(
+      '<h1>T&amp;C</h1><ul><li>one<ul><li>two</li></ul></li></ul><p>a<br />b</p><table><tr><td><p>x</p></td><td>y &lt;z&gt;</td></tr></table>',
+    );
+    expect(canon.text).toBe('T&C\n\none\n\ntwo\n\na\nb\n\nx | y <z>');
+    expect(canon.blocks.map((b) => b.level)).toEqual([1, 0, 0, 0, 0]);
+  });
+});

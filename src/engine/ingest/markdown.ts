@@ -1,0 +1,174 @@
+/**
+ * Markdown structure: YAML front matter, then ATX and setext headings outside fenced code blocks.
+ * Everything is a line scan with bounded per-line work, so hostile inputs (10 MB single lines)
+ * stay linear. Offsets are character offsets into the decoded text.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { Section } from './sections.ts';
+
+export type FrontMatter = {
+  title: string | null;
+  occurredAt: string | null;
+  bodyStart: number;
+  health: string[];
+};
+
+type Line = { start: number; end: number; text: string };
+
+/** Heading texts this long are prose, not headings worth a breadcrumb. */
+const MAX_HEADING_CHARS = 200;
+/** Longer lines are never headings: keeps the closing-sequence regex off hostile megabyte lines. */
+const MAX_HEADING_LINE = 10_000;
+
+function* lines(text: string, from: number): Generator<Line> {
+  let pos = from;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    let contentEnd = nl < 0 ? text.length : nl;
+    if (contentEnd > pos && text.charCodeAt(contentEnd - 1) === 13) contentEnd--;
+    yield { start: pos, end, text: text.slice(pos, contentEnd) };
+    pos = end;
+  }
+}
+
+function toIso(value: unknown): string | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+function readYaml(source: string, fm: FrontMatter): void {
+  try {
+    const data: unknown = parseYaml(source);
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return;
+    const record = data as Record<string, unknown>;
+    if (typeof record.title === 'string' && record.title.trim()) fm.title = record.title.trim();
+    if (record.date !== undefined) fm.occurredAt = toIso(record.date);
+  } catch {
+    fm.health.push('invalid YAML front matter: ignored');
+  }
+}
+
+/** Front matter: `---` on the first line up to a closing `---` or `...` line. */
+export function parseFrontMatter(text: string): FrontMatter {
+  const fm: FrontMatter = { title: null, occurredAt: null, bodyStart: 0, health: [] };
+  const iter = lines(text, 0);
+  const first = iter.next();
+  if (first.done || first.value.text.trimEnd() !== '---') return fm;
+  for (const line of iter) {
+    const t = line.text.trimEnd();
+    if (t === '---' || t === '...') {
+      readYaml(text.slice(first.value.end, line.start), fm);
+      fm.bodyStart = line.end;
+      return fm;
+    }
+  }
+  return fm;
+}
+
+function leadingSpaces(s: string): number {
+  let i = 0;
+  while (i < s.length && s[i] === ' ') i++;
+  return i;
+}
+
+type Fence = { char: string; length: number };
+
+function fenceOpen(s: string): Fence | null {
+  const indent = leadingSpaces(s);
+  if (indent > 3) return null;
+  const char = s[indent];
+  if (char !== '`' && char !== '~') return null;
+  let n = indent;
+  while (s[n] === char) n++;
+  if (n - indent < 3) return null;
+  // A backtick fence's info string may not contain backticks (that is inline code instead).
+  if (char === '`' && s.indexOf('`', n) >= 0) return null;
+  return { char, length: n - indent };
+}
+
+function fenceCloses(s: string, fence: Fence): boolean {
+  const indent = leadingSpaces(s);
+  if (indent > 3) return false;
+  let n = indent;
+  while (s[n] === fence.char) n++;
+  return n - indent >= fence.length && s.slice(n).trim() === '';
+}
+
+function cleanHeading(raw: string): string {
+  const t = raw.trim() || '(untitled)';
+  return t.length > MAX_HEADING_CHARS ? `${t.slice(0, MAX_HEADING_CHARS)}…` : t;
+}
+
+/** `#`..`######` followed by a space or the end of the line; an optional closing run of `#`s is dropped. */
+function atxHeading(s: string): { level: number; text: string } | null {
+  const indent = leadingSpaces(s);
+  if (indent > 3 || s[indent] !== '#' || s.length > MAX_HEADING_LINE) return null;
+  let n = indent;
+  while (s[n] === '#') n++;
+  const level = n - indent;
+  if (level > 6 || (n < s.length && s[n] !== ' ' && s[n] !== '\t')) return null;
+  let body = s.slice(n).trim();
+  const closing = body.match(/(?:^|[ \t])#+$/);
+  if (closing) body = body.slice(0, closing.index).trim();
+  return { level, text: cleanHeading(body) };
+}
+
+function setextLevel(s: string): number {
+  const indent = leadingSpaces(s);
+  if (indent > 3) return 0;
+  const t = s.trim();
+  if (/^=+$/.test(t)) return 1;
+  if (/^-+$/.test(t)) return 2;
+  return 0;
+}
+
+/** Could this line be the text of a setext heading (a plain paragraph line)? */
+function paragraphLine(s: string): boolean {
+  if (s.trim() === '' || leadingSpaces(s) > 3) return false;
+  return !/^\s*([-*+]\s|\d{1,9}[.)]\s|>)/.test(s);
+}
+
+type Heading = { start: number; level: number; text: string };
+
+export function findHeadings(text: string, from: number): Heading[] {
+  const out: Heading[] = [];
+  let fence: Fence | null = null;
+  let prev: (Line & { plain: boolean }) | null = null;
+  for (const line of lines(text, from)) {
+    let plain = false;
+    const opened: Fence | null = fence ? null : fenceOpen(line.text);
+    if (fence) {
+      if (fenceCloses(line.text, fence)) fence = null;
+    } else if (opened) {
+      fence = opened;
+    } else {
+      const atx = atxHeading(line.text);
+      const setext = atx ? 0 : setextLevel(line.text);
+      if (atx) out.push({ start: line.start, ...atx });
+      else if (setext && prev?.plain)
+        out.push({ start: prev.start, level: setext, text: cleanHeading(prev.text) });
+      else plain = paragraphLine(line.text);
+    }
+    prev = { ...line, plain };
+  }
+  return out;
+}
+
+/** Sections from headings: preamble, then one section per heading with its breadcrumb. */
+export function markdownSections(text: string, from: number): Section[] {
+  const headings = findHeadings(text, from);
+  const sections: Section[] = [];
+  const firstStart = headings[0]?.start ?? text.length;
+  if (firstStart > from) sections.push({ path: null, start: from, end: firstStart });
+  const stack: { level: number; text: string }[] = [];
+  headings.forEach((h, i) => {
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
+    stack.push(h);
+    const end = headings[i + 1]?.start ?? text.length;
+    sections.push({ path: stack.map((s) => s.text), start: h.start, end });
+  });
+  return sections;
+}

@@ -1,0 +1,157 @@
+/**
+ * Decoding of plain-text files (md, txt): BOMs, BOM-less UTF-16, UTF-8, and a Windows-1252 fallback.
+ * Detection is deterministic from the bytes alone, so a locator can be read back by re-detecting.
+ */
+import { AppError } from '../../shared/errors.ts';
+
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
+
+/** Where the decoded text lives in the raw bytes: [dataStart, dataEnd) after the BOM. */
+export type EncodingInfo = { encoding: TextEncoding; dataStart: number; dataEnd: number; health: string[] };
+
+export type DecodedText = EncodingInfo & { text: string };
+
+const SAMPLE_BYTES = 65_536;
+
+function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
+  return prefix.length <= bytes.length && prefix.every((b, i) => bytes[i] === b);
+}
+
+function unitAligned(bytes: Uint8Array, start: number, unit: number): number {
+  return start + Math.floor((bytes.length - start) / unit) * unit;
+}
+
+function fromBom(bytes: Uint8Array): EncodingInfo | null {
+  // UTF-32LE must be tested before UTF-16LE: its BOM starts with the UTF-16LE BOM.
+  const boms: [number[], TextEncoding, number][] = [
+    [[0xff, 0xfe, 0, 0], 'utf-32le', 4],
+    [[0, 0, 0xfe, 0xff], 'utf-32be', 4],
+    [[0xef, 0xbb, 0xbf], 'utf-8', 1],
+    [[0xff, 0xfe], 'utf-16le', 2],
+    [[0xfe, 0xff], 'utf-16be', 2],
+  ];
+  for (const [bom, encoding, unit] of boms) {
+    if (startsWith(bytes, bom)) {
+      const dataEnd = unitAligned(bytes, bom.length, unit);
+      return { encoding, dataStart: bom.length, dataEnd, health: [] };
+    }
+  }
+  return null;
+}
+
+type NulStats = { even: number; odd: number; controls: number; sample: number };
+
+function nulStats(bytes: Uint8Array): NulStats {
+  const n = Math.min(bytes.length, SAMPLE_BYTES);
+  const stats: NulStats = { even: 0, odd: 0, controls: 0, sample: n };
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === 0) {
+      if (i % 2 === 0) stats.even++;
+      else stats.odd++;
+    } else if (b < 9 || (b > 13 && b < 32 && b !== 27)) {
+      stats.controls++;
+    }
+  }
+  return stats;
+}
+
+/** BOM-less UTF-16 shows as NULs in every other byte (ASCII's high byte); anything else with NULs is binary. */
+function fromNulPattern(bytes: Uint8Array): EncodingInfo | 'binary' | null {
+  const s = nulStats(bytes);
+  const pairs = Math.max(1, Math.floor(s.sample / 2));
+  if (s.odd >= pairs * 0.3 && s.even <= pairs * 0.05) {
+    return { encoding: 'utf-16le', dataStart: 0, dataEnd: unitAligned(bytes, 0, 2), health: [] };
+  }
+  if (s.even >= pairs * 0.3 && s.odd <= pairs * 0.05) {
+    return { encoding: 'utf-16be', dataStart: 0, dataEnd: unitAligned(bytes, 0, 2), health: [] };
+  }
+  const nuls = s.even + s.odd;
+  if (nuls > s.sample * 0.001 || s.controls > s.sample * 0.1) return 'binary';
+  return null;
+}
+
+function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Decides the encoding; throws 'refused' for binary content. */
+export function detectEncoding(bytes: Uint8Array): EncodingInfo {
+  const bom = fromBom(bytes);
+  if (bom && bom.encoding !== 'utf-8') return bom;
+  const dataStart = bom ? 3 : 0;
+  if (!bom) {
+    const pattern = fromNulPattern(bytes);
+    if (pattern === 'binary') throw new AppError('refused', 'binary content, not text');
+    if (pattern) return pattern;
+  }
+  const data = bytes.subarray(dataStart);
+  if (isValidUtf8(data)) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
+  return {
+    encoding: 'windows-1252',
+    dataStart,
+    dataEnd: bytes.length,
+    health: ['not UTF-8: decoded as Windows-1252'],
+  };
+}
+
+function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const units = new Uint16Array(Math.floor(bytes.length / 4) * 2);
+  let n = 0;
+  for (let i = 0; i + 4 <= bytes.length; i += 4) {
+    let cp = view.getUint32(i, littleEndian);
+    // Invalid scalar values become U+FFFD so every 4-byte unit maps to whole code units.
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      units[n++] = 0xd800 + (cp >> 10);
+      units[n++] = 0xdc00 + (cp & 0x3ff);
+    } else {
+      units[n++] = cp;
+    }
+  }
+  return decodeUnits(units.subarray(0, n));
+}
+
+function decodeUnits(units: Uint16Array): string {
+  const bytes = new Uint8Array(units.buffer, units.byteOffset, units.byteLength);
+  // Uint16Array is host-endian; every supported Node platform is little-endian.
+  return new TextDecoder('utf-16le', { ignoreBOM: true }).decode(bytes);
+}
+
+/** 0x80–0x9F of Windows-1252 (WHATWG table); every other byte is its own code point. */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+
+/** Node's TextDecoder('windows-1252') decodes as ISO-8859-1 (C1 controls instead of “ ” – …), so: by hand. */
+function decodeCp1252(bytes: Uint8Array): string {
+  const units = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    units[i] = b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b;
+  }
+  return decodeUnits(units);
+}
+
+/** Decodes raw bytes [start, end) that lie on code-unit boundaries of `encoding`. */
+export function decodeBytes(bytes: Uint8Array, encoding: TextEncoding): string {
+  if (encoding === 'utf-32le') return decodeUtf32(bytes, true);
+  if (encoding === 'utf-32be') return decodeUtf32(bytes, false);
+  if (encoding === 'windows-1252') return decodeCp1252(bytes);
+  return new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
+}
+
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const info = detectEncoding(bytes);
+  const text = decodeBytes(bytes.subarray(info.dataStart, info.dataEnd), info.encoding);
+  return { ...info, text };
+}

@@ -1,0 +1,217 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
+import { closeIngestWorkers, extractFile, readLocator } from './index.ts';
+
+afterAll(() => closeIngestWorkers());
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+function utf16(s: string, littleEndian: boolean, bom: boolean): Uint8Array {
+  const out = new Uint8Array((s.length + (bom ? 1 : 0)) * 2);
+  const dv = new DataView(out.buffer);
+  const units = bom ? `\ufeff${s}` : s;
+  for (let i = 0; i < units.length; i++) dv.setUint16(i * 2, units.charCodeAt(i), littleEndian);
+  return out;
+}
+
+function utf32(s: string, littleEndian: boolean): Uint8Array {
+  const cps = [0xfeff, ...[...s].map((c) => c.codePointAt(0)!)];
+  const out = new Uint8Array(cps.length * 4);
+  const dv = new DataView(out.buffer);
+  for (const [i, cp] of cps.entries()) dv.setUint32(i * 4, cp, littleEndian);
+  return out;
+}
+
+/** Prose with non-ASCII and astral characters, long enough to split. */
+const PROSE = Array.from(
+  { length: 40 },
+  (_, i) => `Paragraph ${i}: naïve café — “quotes” and emoji 😀 ${'lorem ipsum dolor '.repeat(4)}`,
+).join('\n\n');
+
+const encodings: [string, Uint8Array, string[]][] = [
+  ['UTF-8', utf8(PROSE), []],
+  ['UTF-8 with BOM', Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(PROSE)]), []],
+  ['UTF-16LE with BOM', utf16(PROSE, true, true), ['encoding: utf-16le']],
+  ['UTF-16BE with BOM', utf16(PROSE, false, true), ['encoding: utf-16be']],
+  ['UTF-16LE without BOM', utf16(PROSE, true, false), ['encoding: utf-16le']],
+  ['UTF-16BE without BOM', utf16(PROSE, false, false), ['encoding: utf-16be']],
+  ['UTF-32LE with BOM', utf32(PROSE, true), ['encoding: utf-32le']],
+  ['UTF-32BE with BOM', utf32(PROSE, false), ['encoding: utf-32be']],
+];
+
+describe('text decoding', () => {
+  for (const [name, bytes, health] of encodings) {
+    it(`decodes ${name} and reads every chunk back from its byte range`, async () => {
+      const ex = await extractFile(bytes, 'txt', 'prose.txt');
+      expect(ex.health).toEqual(health);
+      expect(ex.chunks.length).toBeGreaterThan(3);
+      expect(ex.chunks[0]!.body.startsWith('Paragraph 0: naïve café')).toBe(true);
+      expect(ex.chunks.some((c) => c.body.includes('😀'))).toBe(true);
+      await expectReadBack(bytes, 'txt', ex);
+    });
+  }
+
+  it('falls back to Windows-1252 for invalid UTF-8, with a health note', async () => {
+    const bytes = Uint8Array.from([
+      ...utf8('Caf'),
+      0xe9,
+      0x20,
+      0x93,
+      ...utf8('quoted'),
+      0x94,
+      ...utf8('\nline two'),
+    ]);
+    const ex = await extractFile(bytes, 'txt', 'cp.txt');
+    expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1252']);
+    expect(ex.chunks[0]!.body).toBe('Café “quoted”\nline two');
+    expect(ex.chunks[0]!.locator).toEqual({
+      type: 'text',
+      byteStart: 0,
+      byteEnd: bytes.length,
+      lineStart: 1,
+      lineEnd: 2,
+    });
+    await expectReadBack(bytes, 'txt', ex);
+  });
+
+  it('offsets include the BOM', async () => {
+    const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('\n\nhé\n')]);
+    const ex = await extractFile(bytes, 'txt', 'b.txt');
+    expect(ex.chunks[0]!.locator).toEqual({
+      type: 'text',
+      byteStart: 5,
+      byteEnd: 8,
+      lineStart: 3,
+      lineEnd: 3,
+    });
+  });
+});
+
+describe('txt: flat path', () => {
+  it('packs paragraphs into windows with ordinal keys', async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `Para ${i}. ${'text '.repeat(20)}`).join('\n\n');
+    const ex = await extractFile(utf8(text), 'txt', 'notes.txt');
+    expect(ex.chunks.map((c) => c.key)).toEqual(ex.chunks.map((_, i) => `#${i + 1}`));
+    expect(ex.chunks.every((c) => c.label === 'notes.txt' && c.body.length <= 1000)).toBe(true);
+    // Windows end at paragraph breaks, and the next one repeats the last 100 characters.
+    expect(ex.chunks[0]!.body.endsWith('text')).toBe(true);
+    expect(ex.chunks[1]!.body.startsWith(ex.chunks[0]!.body.slice(-100).trimStart())).toBe(true);
+    await expectReadBack(utf8(text), 'txt', ex);
+  });
+
+  it('gives no chunks for a blank file, with a note', async () => {
+    const ex = await extractFile(utf8('\n \n\t\n'), 'txt', 'blank.txt');
+    expect(ex.chunks).toEqual([]);
+    expect(ex.health).toEqual(['no text (the file is blank)']);
+  });
+
+  it('a bare-CR file is one line', async () => {
+    const ex = await extractFile(utf8('a\rb\rc'), 'txt', 'cr.txt');
+    expect(ex.chunks[0]!.locator).toMatchObject({ lineStart: 1, lineEnd: 1 });
+  });
+});
+
+const HANDBOOK = `---
+title: Handbook
+date: 2024-03-01
+---
+Welcome text before any heading.
+
+# Benefits
+Intro to benefits.
+
+## Vacation
+${Array.from({ length: 30 }, (_, i) => `Rule ${i}: employees get days off, carried over per policy ${i}.`).join('\n\n')}
+
+\`\`\`md
+# not a heading
+\`\`\`
+
+## Vacation
+A second section with the same heading.
+
+Setext title
+============
+body
+`;
+
+describe('md: structured path', () => {
+  const bytes = utf8(HANDBOOK);
+
+  it('uses front matter, breadcrumbs, preamble and split keys', async () => {
+    const ex = await extractFile(bytes, 'md', 'handbook.md');
+    expect(ex.title).toBe('Handbook');
+    expect(ex.occurredAt).toBe('2024-03-01T00:00:00.000Z');
+    const keys = ex.chunks.map((c) => c.key);
+    expect(keys[0]).toBe('(preamble)');
+    expect(ex.chunks[0]!.body).toBe('Welcome text before any heading.');
+    expect(ex.chunks[0]!.label).toBe('Handbook');
+    expect(keys).toContain('Benefits');
+    expect(keys).toContain('Benefits > Vacation');
+    expect(keys).toContain('Benefits > Vacation#2');
+    expect(keys).toContain('Benefits > Vacation (2)');
+    expect(keys).toContain('Setext title');
+    expect(keys.some((k) => k.includes('not a heading'))).toBe(false);
+    const vacation = ex.chunks.find((c) => c.key === 'Benefits > Vacation')!;
+    expect(vacation.label).toBe('Handbook > Benefits > Vacation');
+    expect(vacation.body.startsWith('## Vacation\nRule 0')).toBe(true);
+    const part2 = ex.chunks.find((c) => c.key === 'Benefits > Vacation#2')!;
+    expect(part2.label).toBe('Handbook > Benefits > Vacation');
+    expect(part2.body.startsWith(vacation.body.slice(-100).trimStart())).toBe(true);
+    expect(ex.chunks.every((c) => c.body.length <= 1000)).toBe(true);
+    await expectReadBack(bytes, 'md', ex);
+  });
+
+  it('keys are stable across re-extraction of the same bytes', async () => {
+    const a = await extractFile(bytes, 'md', 'handbook.md');
+    const b = await extractFile(new Uint8Array(bytes), 'md', 'handbook.md');
+    expect(b.chunks).toEqual(a.chunks);
+  });
+
+  it('uses the file label when there is no title; the line numbers are right', async () => {
+    const md = utf8('# A\none\n\n# B\ntwo\nthree\n');
+    const ex = await extractFile(md, 'md', 'notes.md');
+    expect(ex.chunks.map((c) => [c.key, c.label, c.locator])).toEqual([
+      ['A', 'notes.md > A', { type: 'text', byteStart: 0, byteEnd: 7, lineStart: 1, lineEnd: 2 }],
+      ['B', 'notes.md > B', { type: 'text', byteStart: 9, byteEnd: 22, lineStart: 4, lineEnd: 6 }],
+    ]);
+  });
+
+  it('refuses a locator outside the text', async () => {
+    await expect(
+      readLocator(utf8('abc'), 'txt', { type: 'text', byteStart: 2, byteEnd: 10, lineStart: 1, lineEnd: 1 }),
+    ).rejects.toMatchObject({ code: 'stale' });
+  });
+});
+
+describe('hostile and large text', () => {
+  it('chunks a 10 MB single line quickly, and reads it back', async () => {
+    const line = 'x'.repeat(10 * 1024 * 1024);
+    const bytes = utf8(`# ${line}`);
+    const t0 = performance.now();
+    const ex = await extractFile(bytes, 'md', 'line.md');
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(2000);
+    expect(ex.chunks.length).toBeGreaterThan(10_000);
+    for (const c of [ex.chunks[0]!, ex.chunks[5000]!, ex.chunks.at(-1)!]) {
+      expect(await readLocator(bytes, 'md', c.locator)).toBe(c.body);
+    }
+  });
+
+  it('indexes a 3 MB novel at well over 5 MB/s', async () => {
+    const para = 'Prince Andrew looked at the sky — “what is this?” he thought, naïvely. ';
+    const novel = Array.from(
+      { length: 10_000 },
+      (_, i) => `${i % 40 === 0 ? `\n## Chapter ${i}\n` : ''}${para.repeat(4)}`,
+    ).join('\n\n');
+    const bytes = utf8(novel);
+    expect(bytes.length).toBeGreaterThan(3_000_000);
+    const t0 = performance.now();
+    const ex = await extractFile(bytes, 'md', 'novel.md');
+    const seconds = (performance.now() - t0) / 1000;
+    expect(bytes.length / 1e6 / seconds).toBeGreaterThan(5);
+    await expectReadBack(bytes, 'md', ex);
+    const flat = await extractFile(bytes, 'txt', 'novel.txt');
+    await expectReadBack(bytes, 'txt', flat);
+  });
+});

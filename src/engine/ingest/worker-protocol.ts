@@ -1,0 +1,15 @@
+/** Messages between the ingest worker pool and its worker thread. */
+import type { TransferableError } from '../../shared/errors.ts';
+import type { FileFormat, Locator } from '../../shared/types.ts';
+import type { Extraction } from './types.ts';
+
+export type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx'>;
+
+export type WorkerRequest =
+  | { op: 'extract'; format: WorkerFormat; bytes: Uint8Array; fileLabel: string }
+  | { op: 'read'; format: WorkerFormat; bytes: Uint8Array; locator: Locator }
+  | { op: 'whole'; format: WorkerFormat; bytes: Uint8Array };
+
+export type WorkerReply =
+  | { id: number; ok: true; value: Extraction | string }
+  | { id: number; ok: false; error: TransferableError };
