@@ -1,0 +1,163 @@
+/**
+ * The engine over real-world files: every file in ../shared/fixtures and the Markdown corpora in
+ * ../shared/corpus is added and indexed (or refused / failed with a reason), and every citation
+ * reads back exactly the text of its section. Run by `npm run test:fixtures` (and .ci/run).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import { createTestWorkspace, type TestWorkspace } from '../../src/engine/testing/test-engine.ts';
+
+const SHARED = resolve(process.env.BRAIN_SHARED_DIR ?? '../shared');
+const FIXTURES = join(SHARED, 'fixtures');
+const CORPUS = join(SHARED, 'corpus');
+const FORMAT_DIRS = ['md', 'txt', 'pdf', 'docx', 'xlsx'];
+
+type SectionRow = { id: string; body: string; file_id: string };
+
+async function checkReadBack(engine: Engine, sections: readonly SectionRow[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const s of sections) {
+    try {
+      const read = await engine.read(s.id);
+      if (read.text !== s.body) problems.push(`${s.id}: read-back differs from the section text`);
+    } catch (err) {
+      problems.push(`${s.id}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+/** Up to n sections per file, spread over the file, so huge files stay quick to check. */
+function sample(engine: Engine, fileId: string, n: number): SectionRow[] {
+  const rows = engine.db
+    .prepare(
+      "SELECT id, body, file_id FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL ORDER BY ordinal",
+    )
+    .all(fileId) as SectionRow[];
+  if (rows.length <= n) return rows;
+  const step = rows.length / n;
+  return Array.from({ length: n }, (_, i) => rows[Math.floor(i * step)] as SectionRow);
+}
+
+function distinctivePhrase(body: string): string {
+  const words = body.match(/[\p{L}]{5,}/gu) ?? [];
+  return words.slice(0, 6).join(' ');
+}
+
+describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
+  let ws: TestWorkspace;
+  let engine: Engine;
+  const outcome = new Map<string, string>();
+
+  beforeAll(async () => {
+    ws = createTestWorkspace();
+    engine = ws.open({ model: true });
+    const paths = FORMAT_DIRS.map((d) => join(FIXTURES, d));
+    const added = engine.add(paths);
+    for (const r of added.refused) outcome.set(basename(r.path), `refused: ${r.reason}`);
+    const report = await engine.index();
+    for (const f of report.indexed) outcome.set(f.label, `indexed: ${f.sections} sections`);
+    for (const f of report.failed) outcome.set(f.label, `failed: ${f.reason}`);
+    console.log([...outcome].map(([file, what]) => `${file.padEnd(56)} ${what}`).join('\n'));
+  }, 900_000);
+  afterAll(async () => ws.cleanup());
+
+  it('every fixture is indexed, or refused or failed with a reason', () => {
+    const all = FORMAT_DIRS.flatMap((d) => readdirSync(join(FIXTURES, d)));
+    for (const name of all) {
+      const what = outcome.get(name);
+      expect(what, name).toBeDefined();
+      if (!what?.startsWith('indexed')) expect(what, name).toMatch(/^(refused|failed): \S.{5,}/);
+    }
+  });
+
+  it('hostile and protected files fail alone, with the reason named', () => {
+    expect(outcome.get('pdfjs-empty_protected.pdf')).toMatch(/^indexed/); // empty password opens
+    expect(outcome.get('sf-libreoffice-writer-password.pdf')).toMatch(/password/i);
+    expect(outcome.get('excelize-encryptAES.xlsx')).toMatch(/encrypted|password/i);
+    expect(outcome.get('tika-testWORD_protected_passtika.docx')).toMatch(/encrypted|password/i);
+    expect(outcome.get('outline-empty.md')).toMatch(/empty/);
+    expect(outcome.get('outline-normal.docx.txt')).toMatch(/^indexed/);
+    expect(outcome.get('pdfjs-tracemonkey.pdf')).toMatch(/^indexed/);
+    expect(outcome.get('unstr-book-war-and-peace-1225p.txt')).toMatch(/^indexed/);
+    expect(outcome.get('unstr-delta-table-single-line.md')).toMatch(/^indexed/);
+  });
+
+  it('every sampled section of every indexed file reads back exactly', async () => {
+    const files = engine.db
+      .prepare("SELECT id FROM items WHERE storage_kind = 'file' AND indexed = 1")
+      .all() as { id: string }[];
+    const problems: string[] = [];
+    for (const f of files) problems.push(...(await checkReadBack(engine, sample(engine, f.id, 40))));
+    expect(problems).toEqual([]);
+  }, 600_000);
+
+  it('search hits cite ranges that read back the hit text', async () => {
+    const probes = engine.db
+      .prepare("SELECT body FROM items WHERE storage_kind = 'section' AND retired_at IS NULL ORDER BY rowid")
+      .all() as { body: string }[];
+    const step = Math.max(1, Math.floor(probes.length / 60));
+    let checked = 0;
+    for (let i = 0; i < probes.length; i += step) {
+      const phrase = distinctivePhrase(probes[i]!.body);
+      if (!phrase) continue;
+      const result = await engine.search(phrase, { k: 8 });
+      expect(result.semantic).toBe(true);
+      for (const hit of result.hits.filter((h) => h.storageKind === 'section')) {
+        const read = await engine.read(hit.id);
+        expect(read.text).toContain(hit.body);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  }, 600_000);
+});
+
+describe.runIf(existsSync(CORPUS))('Markdown corpora', () => {
+  let ws: TestWorkspace;
+  let engine: Engine;
+  let dirs: string[] = [];
+
+  beforeAll(async () => {
+    ws = createTestWorkspace();
+    engine = ws.open();
+    dirs = readdirSync(CORPUS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(CORPUS, d.name));
+    for (const bundle of readdirSync(CORPUS).filter((n) => n.endsWith('.git.bundle'))) {
+      const target = mkdtempSync(join(tmpdir(), 'brain-corpus-'));
+      rmSync(target, { recursive: true });
+      execFileSync('git', ['clone', '--quiet', join(CORPUS, bundle), target]);
+      dirs.push(target);
+    }
+    const added = engine.add(dirs);
+    expect(added.added.length).toBeGreaterThan(100);
+    await engine.index();
+  }, 600_000);
+  afterAll(async () => ws.cleanup());
+
+  it('indexes every Markdown file and every section reads back exactly', async () => {
+    const status = engine.status();
+    expect(status.counts.failed).toBe(0);
+    expect(status.counts.notIndexed).toBe(0);
+    const sections = engine.db
+      .prepare("SELECT id, body, file_id FROM items WHERE storage_kind = 'section' AND retired_at IS NULL")
+      .all() as SectionRow[];
+    expect(sections.length).toBeGreaterThan(500);
+    expect(await checkReadBack(engine, sections)).toEqual([]);
+  }, 600_000);
+
+  it('answers questions with citations into the handbook', async () => {
+    const result = await engine.search('how many vacation days', { k: 8 });
+    expect(result.hits.length).toBeGreaterThan(0);
+    for (const hit of result.hits) {
+      if (hit.storageKind !== 'section') continue;
+      expect((await engine.read(hit.id)).text).toContain(hit.body);
+      expect(hit.citation?.lineStart).toBeGreaterThan(0);
+    }
+  });
+});
