@@ -111,6 +111,7 @@ describe('brain CLI', () => {
     expect(indexed).toEqual({
       indexed: [{ id: added.added[0]!.id, label: 'policy.md', sections: 1 }],
       failed: [],
+      embedded: 0,
     });
     const found = await brainJson<{
       semantic: boolean;

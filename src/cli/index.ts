@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAdd } from './commands/add.ts';
 import { registerIndex } from './commands/index-cmd.ts';
 import { registerMembers } from './commands/members.ts';
+import { registerModel } from './commands/model.ts';
 import { registerRead } from './commands/read.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerStatus } from './commands/status.ts';
@@ -20,8 +21,15 @@ export function buildProgram(): Command {
   registerRead(program);
   registerStatus(program);
   registerMembers(program);
+  registerModel(program);
   return program;
 }
+
+// `brain search … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 
 try {
   await buildProgram().parseAsync(process.argv);

@@ -15,6 +15,8 @@ export type IndexProgress = { done: number; total: number; label: string; phase:
 export type IndexReport = {
   indexed: { id: string; label: string; sections: number }[];
   failed: { id: string; label: string; reason: string }[];
+  /** Items given vectors in this run that were indexed earlier without them (model off, or another model). */
+  embedded: number;
 };
 export type QueueContext = IndexContext & { scopes: readonly string[] };
 
@@ -65,8 +67,8 @@ export async function runIndex(
     if (wanted.has(job.item_id)) done += 1;
     onProgress?.({ done, total: files.length, label, phase: 'index' });
   }
-  await embedMissing(ctx, onProgress);
-  return report(ctx.db, files);
+  const embedded = await embedMissing(ctx, onProgress);
+  return { ...report(ctx.db, files), embedded };
 }
 
 async function runJob(ctx: QueueContext, jobId: number, itemId: string): Promise<void> {
@@ -99,8 +101,8 @@ function openJobsFor(db: Db, wanted: ReadonlySet<string>): boolean {
   return open.some((j) => wanted.has(j.item_id));
 }
 
-function report(db: Db, files: readonly ItemRow[]): IndexReport {
-  const out: IndexReport = { indexed: [], failed: [] };
+function report(db: Db, files: readonly ItemRow[]): Omit<IndexReport, 'embedded'> {
+  const out: Omit<IndexReport, 'embedded'> = { indexed: [], failed: [] };
   for (const f of files) {
     const row = getRow(db, f.id);
     if (!row) continue;

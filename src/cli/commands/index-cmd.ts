@@ -18,7 +18,8 @@ export function registerIndex(program: Command): void {
         if (opts.json) return printJson(report);
         for (const f of report.indexed) print(`indexed  ${f.id}  ${f.label} (${f.sections} sections)`);
         for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
-        print(`${report.indexed.length} indexed, ${report.failed.length} failed.`);
+        const embedded = report.embedded ? `, ${report.embedded} items embedded for semantic search` : '';
+        print(`${report.indexed.length} indexed, ${report.failed.length} failed${embedded}.`);
       }),
     );
 }

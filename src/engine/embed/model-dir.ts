@@ -42,7 +42,7 @@ export function readModelId(dir: string, fallback: string): string {
 }
 
 export function missingModelReason(candidates: string[]): string {
-  return `model not found in ${candidates.join(', ')}; semantic search is off, keyword search still works`;
+  return `model not found in ${candidates.join(', ')}; semantic search is off, keyword search still works (get it with \`brain model download\`)`;
 }
 
 /** Packaged Electron apps ship the model beside app.asar (ONNX Runtime cannot read inside asar). */
