@@ -111,6 +111,17 @@ describe('index and read', () => {
     expect(retired.retired_at).not.toBeNull();
     expect((await engine.search('trains trips hours')).hits.find((h) => h.id === travel.id)).toBeUndefined();
     expect((await engine.search('rotate keys')).hits[0]?.label).toBe('Team Handbook > Security');
+    const billing = engine.db
+      .prepare("SELECT id, retired_at, superseded_by FROM items WHERE label = 'Team Handbook > Billing' ORDER BY rowid")
+      .all() as { id: string; retired_at: string | null; superseded_by: string | null }[];
+    expect(billing).toHaveLength(2);
+    expect(billing[0]?.retired_at).not.toBeNull();
+    expect(billing[0]?.superseded_by).toBe(billing[1]?.id);
+    expect(billing[1]?.retired_at).toBeNull();
+    const supersedes = engine.db
+      .prepare("SELECT COUNT(*) AS n FROM edges WHERE type = 'SUPERSEDES' AND from_id = ? AND to_id = ?")
+      .get(billing[1]?.id, billing[0]?.id);
+    expect(supersedes).toEqual({ n: 1 });
     const live = engine.db
       .prepare("SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'section' AND retired_at IS NULL")
       .get();

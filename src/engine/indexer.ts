@@ -27,11 +27,21 @@ type PlannedSection = {
   ordinal: number;
 };
 
+/**
+ * A section's key is its file's key, the version of the bytes and the chunk's own key: the same
+ * bytes always give the same sections (re-indexing is idempotent, on any device), and new bytes
+ * give new sections that supersede the old ones, which are retired, not deleted.
+ */
+function sectionKey(file: ItemRow, chunk: Chunk): string {
+  return `${file.source_key}@${(file.blob ?? '').slice(0, 16)}#${chunk.key}`;
+}
+
 function planSections(ctx: IndexContext, file: ItemRow, chunks: readonly Chunk[]): PlannedSection[] {
   return chunks.map((chunk, ordinal) => {
-    const key = `${file.source_key}#${chunk.key}`;
+    const key = sectionKey(file, chunk);
     return {
       id: itemId(ctx.workspaceId, 'section', key),
+      chunkKey: chunk.key,
       key,
       label: chunk.label,
       body: chunk.body,
@@ -107,12 +117,16 @@ async function embedChanged(
   if (file.body !== body || file.embedded_model !== model || file.indexed === 0) {
     todo.push({ id: file.id, text: `${file.label}\n${body}` });
   }
+  const reusable = reusableVectors(ctx.db, existing, model);
   for (const s of planned) {
     const prev = existing.get(s.id);
-    if (!isUnchanged(prev, s, file) || prev?.embedded_model !== model) {
-      todo.push({ id: s.id, text: `${s.label}\n${s.body}` });
-    }
+    if (isUnchanged(prev, s, file) && prev?.embedded_model === model) continue;
+    // A section whose text did not change between versions keeps its vector: no re-embedding.
+    const kept = reusable.get(`${s.label}\n${s.body}`);
+    if (kept) byId.set(s.id, kept);
+    else todo.push({ id: s.id, text: `${s.label}\n${s.body}` });
   }
+  if (todo.length === 0) return { model, byId };
   try {
     const out = await ctx.embedder.embed(
       todo.map((t) => t.text),
@@ -128,6 +142,20 @@ async function embedChanged(
     // embedded later, when the model works again.
     return { model: null, byId: new Map() };
   }
+}
+
+/** Vectors of the file's current sections under this model, by their embedded text. */
+function reusableVectors(db: Db, existing: Map<string, ItemRow>, model: string): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  const get = db.prepare('SELECT embedding FROM vec_items WHERE item_rowid = ?');
+  for (const row of existing.values()) {
+    if (row.retired_at !== null || row.embedded_model !== model) continue;
+    const hit = get.get(BigInt(row.rowid)) as { embedding: Buffer } | undefined;
+    if (!hit) continue;
+    const copy = new Uint8Array(hit.embedding).buffer;
+    out.set(`${row.label}\n${row.body}`, new Float32Array(copy));
+  }
+  return out;
 }
 
 function writeIndex(
@@ -155,14 +183,16 @@ function writeIndex(
     ).map((r) => [r.id, r]),
   );
   const keep = new Set<string>();
+  const byChunk = new Map<string, string>();
   for (const s of planned) {
     keep.add(s.id);
+    byChunk.set(s.chunkKey, s.id);
     upsertSection(ctx, file, s, existing.get(s.id), now, vectors);
     linkSection(db, file, s.id, now);
   }
   for (const prev of existing.values()) {
     if (keep.has(prev.id) || prev.retired_at !== null) continue;
-    retireSection(db, file, prev, now);
+    retireSection(db, file, prev, now, byChunk.get(chunkKeyOf(file, prev)) ?? null);
   }
   updateFileRow(db, file, extraction, body, now, vectors);
 }
@@ -241,10 +271,28 @@ function linkSection(db: Db, file: ItemRow, sectionId: string, now: string): voi
   ).run(id, file.id, sectionId, file.origin_actor, now);
 }
 
-function retireSection(db: Db, file: ItemRow, prev: ItemRow, now: string): void {
+/** The chunk key inside a section's source key (`<file key>@<version>#<chunk>`). */
+function chunkKeyOf(file: ItemRow, section: ItemRow): string {
+  const rest = section.source_key.slice(file.source_key.length);
+  return rest.startsWith('@') ? rest.slice(rest.indexOf('#') + 1) : rest.slice(1);
+}
+
+/** Retired, not deleted: it stays readable with its history, pointing at what replaced it. */
+function retireSection(db: Db, file: ItemRow, prev: ItemRow, now: string, successor: string | null): void {
   if (isSearchable(prev)) ftsDelete(db, prev);
   vecDelete(db, prev.rowid);
-  db.prepare('UPDATE items SET retired_at = ?, updated_at = ? WHERE id = ?').run(now, now, prev.id);
+  db.prepare('UPDATE items SET retired_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?').run(
+    now,
+    successor,
+    now,
+    prev.id,
+  );
+  if (successor) {
+    db.prepare(
+      `INSERT OR IGNORE INTO edges (id, type, from_id, to_id, origin_actor, origin_source, origin_at)
+       VALUES (?, 'SUPERSEDES', ?, ?, ?, 'index', ?)`,
+    ).run(edgeId(successor, 'SUPERSEDES', prev.id), successor, prev.id, file.origin_actor, now);
+  }
   db.prepare('UPDATE edges SET retired_at = ? WHERE id = ?').run(
     now,
     edgeId(file.id, 'HAS_SECTION', prev.id),

@@ -1,0 +1,118 @@
+/**
+ * The BrainApi: every command the app may call, declared once. Inputs are zod schemas checked at
+ * every boundary (Electron IPC, the browser host); outputs are the types in ./types.ts. Both
+ * transports and the renderer's client are built from this one list.
+ */
+import { z } from 'zod';
+import type {
+  ActivityEntry,
+  AddReport,
+  AppInfo,
+  ChatSendResult,
+  ChatThread,
+  ChatThreadSummary,
+  Dossier,
+  FileList,
+  ReadView,
+  Settings,
+  StatusView,
+  WatchedFolder,
+} from './types.ts';
+import type { SearchResult } from '../types.ts';
+
+const id = z.string().min(1).max(200);
+const scope = z.string().max(80).optional();
+
+export const FILE_STATES = ['added', 'indexing', 'indexed', 'failed'] as const;
+export const FILE_SORT_KEYS = ['name', 'kind', 'size', 'addedBy', 'addedAt', 'scope', 'state'] as const;
+
+export const FilesListInput = z.object({
+  q: z.string().max(200).optional(),
+  kinds: z.array(z.string().max(40)).max(20).optional(),
+  states: z.array(z.enum(FILE_STATES)).max(4).optional(),
+  scopes: z.array(z.string().max(80)).max(50).optional(),
+  sort: z.enum(FILE_SORT_KEYS).default('addedAt'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(200),
+});
+
+export const CONTRACT = {
+  'app.info': { input: z.object({}).strict().optional(), mutates: false },
+  'status.get': { input: z.object({}).strict().optional(), mutates: false },
+  'files.list': { input: FilesListInput, mutates: false },
+  /** Electron: files dropped from the OS arrive by path. (The browser host uploads bytes instead.) */
+  'files.add': {
+    input: z.object({ paths: z.array(z.string().min(1).max(4096)).min(1).max(10_000), scope }).strict(),
+    mutates: true,
+  },
+  /** Queues indexing; progress arrives as `index.progress` events. No ids: every file not indexed. */
+  'files.index': { input: z.object({ ids: z.array(id).max(100_000).optional() }).strict(), mutates: true },
+  'items.dossier': { input: z.object({ id }).strict(), mutates: false },
+  'items.read': {
+    input: z.object({ id, from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }).strict(),
+    mutates: false,
+  },
+  'search.query': {
+    input: z.object({ q: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).optional() }).strict(),
+    mutates: false,
+  },
+  'chat.threads': { input: z.object({}).strict().optional(), mutates: false },
+  'chat.thread': { input: z.object({ id }).strict(), mutates: false },
+  'chat.send': {
+    input: z
+      .object({
+        threadId: id.optional(),
+        message: z.string().trim().min(1).max(8000),
+        anchors: z.array(id).max(4).optional(),
+      })
+      .strict(),
+    mutates: true,
+  },
+  'chat.delete': { input: z.object({ id }).strict(), mutates: true },
+  'settings.get': { input: z.object({}).strict().optional(), mutates: false },
+  'settings.set': { input: z.object({ indexOnAdd: z.boolean().optional() }).strict(), mutates: true },
+  'watch.list': { input: z.object({}).strict().optional(), mutates: false },
+  'watch.add': { input: z.object({ path: z.string().min(1).max(4096), scope }).strict(), mutates: true },
+  'watch.remove': { input: z.object({ path: z.string().min(1).max(4096) }).strict(), mutates: true },
+  'sample.load': { input: z.object({}).strict().optional(), mutates: true },
+  'model.download': { input: z.object({}).strict().optional(), mutates: true },
+  'activity.list': {
+    input: z.object({ limit: z.number().int().min(1).max(500).default(100), before: z.number().int().optional() }).strict(),
+    mutates: false,
+  },
+} as const;
+
+export type CommandName = keyof typeof CONTRACT;
+export const COMMAND_NAMES = Object.keys(CONTRACT) as CommandName[];
+
+/** What each command returns. */
+export type Outputs = {
+  'app.info': AppInfo;
+  'status.get': StatusView;
+  'files.list': FileList;
+  'files.add': AddReport;
+  'files.index': { queued: number };
+  'items.dossier': Dossier;
+  'items.read': ReadView;
+  'search.query': SearchResult;
+  'chat.threads': ChatThreadSummary[];
+  'chat.thread': ChatThread;
+  'chat.send': ChatSendResult;
+  'chat.delete': { deleted: boolean };
+  'settings.get': Settings;
+  'settings.set': Settings;
+  'watch.list': WatchedFolder[];
+  'watch.add': WatchedFolder;
+  'watch.remove': { removed: boolean };
+  'sample.load': AddReport;
+  'model.download': { started: boolean };
+  'activity.list': ActivityEntry[];
+};
+
+export type Inputs = { [N in CommandName]: z.input<(typeof CONTRACT)[N]['input']> };
+export type ParsedInputs = { [N in CommandName]: z.output<(typeof CONTRACT)[N]['input']> };
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.hasOwn(CONTRACT, value);
+}

@@ -1,0 +1,35 @@
+/** Events the engine pushes to the app (IPC events in Electron, server-sent events in the browser). */
+import type { StatusView } from './types.ts';
+
+export type IndexProgressEvent = {
+  fileId: string;
+  label: string;
+  phase: 'queued' | 'indexing' | 'indexed' | 'failed' | 'embedding';
+  reason?: string;
+  sections?: number;
+  /** The queue as a whole: files done of files asked for in this batch. */
+  done: number;
+  total: number;
+};
+
+export type Events = {
+  'index.progress': IndexProgressEvent;
+  /** Files were added, changed, retired or re-indexed: lists should refresh. */
+  'files.changed': { ids: string[] };
+  'status.changed': StatusView;
+  'chat.changed': { threadId: string };
+  'activity.changed': { at: string };
+};
+
+export type EventName = keyof Events;
+export const EVENT_NAMES: readonly EventName[] = [
+  'index.progress',
+  'files.changed',
+  'status.changed',
+  'chat.changed',
+  'activity.changed',
+];
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && (EVENT_NAMES as readonly string[]).includes(value);
+}
