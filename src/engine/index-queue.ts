@@ -54,24 +54,44 @@ export async function runIndex(
   );
   const wanted = new Set(files.map((f) => f.id));
   let done = 0;
-  for (;;) {
-    const job = claim(ctx.db, 'index');
-    if (!job) {
-      if (!openJobsFor(ctx.db, wanted)) break;
-      await sleep(300); // another process is working on some of ours: wait for it
-      continue;
-    }
-    const label = getRow(ctx.db, job.item_id)?.label ?? job.item_id;
-    onProgress?.({ done, total: files.length, label, phase: 'index' });
-    await runJob(ctx, job.id, job.item_id);
-    if (wanted.has(job.item_id)) done += 1;
-    onProgress?.({ done, total: files.length, label, phase: 'index' });
-  }
+  await workQueue(ctx, {
+    onStart: (_id, label) => onProgress?.({ done, total: files.length, label, phase: 'index' }),
+    onDone: (outcome) => {
+      if (wanted.has(outcome.id)) done += 1;
+      onProgress?.({ done, total: files.length, label: outcome.label, phase: 'index' });
+    },
+    // another process is working on some of ours: wait for it
+    waitWhile: () => openJobsFor(ctx.db, wanted),
+  });
   const embedded = await embedMissing(ctx, onProgress);
   return { ...report(ctx.db, files), embedded };
 }
 
-async function runJob(ctx: QueueContext, jobId: number, itemId: string): Promise<void> {
+export type JobOutcome = { id: string; label: string; ok: boolean; reason: string | null; sections: number };
+
+export type QueueHooks = {
+  onStart?: (fileId: string, label: string) => void;
+  onDone?: (outcome: JobOutcome) => void;
+  /** Keep polling while this says so, after the queue looks empty to this process. */
+  waitWhile?: () => boolean;
+};
+
+/** Works the index queue until nothing is left that this process can take. */
+export async function workQueue(ctx: IndexContext, hooks: QueueHooks = {}): Promise<void> {
+  for (;;) {
+    const job = claim(ctx.db, 'index');
+    if (!job) {
+      if (!hooks.waitWhile?.()) return;
+      await sleep(300);
+      continue;
+    }
+    const label = getRow(ctx.db, job.item_id)?.label ?? job.item_id;
+    hooks.onStart?.(job.item_id, label);
+    hooks.onDone?.(await runJob(ctx, job.id, job.item_id, label));
+  }
+}
+
+async function runJob(ctx: IndexContext, jobId: number, itemId: string, label: string): Promise<JobOutcome> {
   let last = Date.now();
   const beat = () => {
     if (Date.now() - last < BEAT_MS) return;
@@ -83,12 +103,18 @@ async function runJob(ctx: QueueContext, jobId: number, itemId: string): Promise
     }
   };
   try {
-    await indexFile(ctx, itemId, beat);
+    const outcome = await indexFile(ctx, itemId, beat);
     finish(ctx.db, jobId, null);
+    return { id: itemId, label, ok: true, reason: null, sections: outcome.sections };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    markFailed(ctx.db, itemId, reason);
-    finish(ctx.db, jobId, reason);
+    try {
+      markFailed(ctx.db, itemId, reason);
+      finish(ctx.db, jobId, reason);
+    } catch {
+      // the job stays leased and is taken again later; nothing half-written remains
+    }
+    return { id: itemId, label, ok: false, reason, sections: 0 };
   }
 }
 

@@ -20,6 +20,7 @@ const FILE_BODY_CHARS = 2000;
 
 type PlannedSection = {
   id: string;
+  chunkKey: string;
   key: string;
   label: string;
   body: string;
