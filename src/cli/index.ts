@@ -6,6 +6,7 @@ import { registerMembers } from './commands/members.ts';
 import { registerModel } from './commands/model.ts';
 import { registerRead } from './commands/read.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerStatus } from './commands/status.ts';
 
 export function buildProgram(): Command {
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerRead(program);
   registerStatus(program);
+  registerServe(program);
   registerMembers(program);
   registerModel(program);
   return program;

@@ -68,23 +68,59 @@ export function addPaths(ctx: AddContext, paths: readonly string[], scope: strin
   return result;
 }
 
+export function tooLargeReason(size: number): string {
+  return `too large: ${(size / 1024 / 1024).toFixed(1)} MB (the limit is 100 MB)`;
+}
+
 function addOne(ctx: AddContext, path: string, scope: string, result: AddResult): void {
   const st = statSync(path);
   if (st.size > MAX_FILE_BYTES) {
-    const mb = (st.size / 1024 / 1024).toFixed(1);
-    result.refused.push({ path, reason: `too large: ${mb} MB (the limit is 100 MB)` });
+    result.refused.push({ path, reason: tooLargeReason(st.size) });
     return;
   }
-  const bytes = readFileSync(path);
-  const detected = detectFormat(bytes, basename(path));
+  const real = realpathSync(path);
+  addBytes(
+    ctx,
+    {
+      bytes: readFileSync(path),
+      name: basename(path),
+      path: real,
+      sourceKey: `file:${real}`,
+      mtime: st.mtime,
+      scope,
+    },
+    result,
+  );
+}
+
+/** Where added bytes came from: the source key anchors the item's identity (DESIGN.md section 3). */
+export type AddSource = {
+  bytes: Uint8Array;
+  name: string;
+  /** Shown to people and kept as the canonical value: a path on this device, or an upload's name. */
+  path: string;
+  sourceKey: string;
+  mtime: Date;
+  scope: string;
+  originSource?: string;
+};
+
+/** Adds one file's bytes (from disk, an upload or a watched folder) under its source key. */
+export function addBytes(ctx: AddContext, source: AddSource, result: AddResult): void {
+  const { bytes, path, scope, sourceKey } = source;
+  if (bytes.length > MAX_FILE_BYTES) {
+    result.refused.push({ path, reason: tooLargeReason(bytes.length) });
+    return;
+  }
+  const detected = detectFormat(bytes, source.name);
   if (!detected.ok) {
     result.refused.push({ path, reason: detected.reason });
     return;
   }
-  const real = realpathSync(path);
-  const sourceKey = `file:${real}`;
+  const real = path;
+  const st = { mtime: source.mtime };
   const id = itemId(ctx.workspaceId, 'file', sourceKey);
-  const label = basename(path);
+  const label = source.name;
   const existing = getRow(ctx.db, id);
   const blob = ctx.blobs.put(bytes);
   const entry = { id, label, path: real };
@@ -125,7 +161,7 @@ function addOne(ctx: AddContext, path: string, scope: string, result: AddResult)
         `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, canonical_type,
          canonical_value, blob, format, size, indexed, health, scope, origin_actor, origin_source, origin_at,
          occurred_at, created_at, updated_at)
-         VALUES (?, ?, 'file', ?, ?, '', ?, 'path', ?, ?, ?, ?, 0, ?, ?, ?, 'upload', ?, ?, ?, ?)`,
+         VALUES (?, ?, 'file', ?, ?, '', ?, 'path', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -140,6 +176,7 @@ function addOne(ctx: AddContext, path: string, scope: string, result: AddResult)
         health,
         scope,
         ctx.user,
+        source.originSource ?? 'upload',
         now,
         st.mtime.toISOString(),
         now,

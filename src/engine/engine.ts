@@ -25,7 +25,14 @@ import {
   workspaceId,
 } from './workspace.ts';
 
-export type EngineOptions = { home?: string; user?: string; modelDir?: string; surface?: Surface };
+export type EngineOptions = {
+  home?: string;
+  user?: string;
+  modelDir?: string;
+  surface?: Surface;
+  /** An embedder made elsewhere (a thin client to the owner process); the engine closes it on close. */
+  embedder?: Embedder;
+};
 
 export type Status = {
   user: string;
@@ -70,7 +77,7 @@ export class Engine {
         `No member "${this.user}" in this workspace; add one with \`brain members add ${this.user}\`.`,
       );
     }
-    this.embedder = createEmbedder({ home: this.home, modelDir: options.modelDir });
+    this.embedder = options.embedder ?? createEmbedder({ home: this.home, modelDir: options.modelDir });
   }
 
   static open(options: EngineOptions = {}): Engine {

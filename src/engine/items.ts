@@ -12,6 +12,8 @@ export type ItemRow = {
   summary: string | null;
   body: string;
   source_key: string;
+  canonical_type: string | null;
+  canonical_value: string | null;
   blob: string | null;
   format: string | null;
   size: number | null;

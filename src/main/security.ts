@@ -3,18 +3,9 @@
  * encodes can be unit-tested in plain Node (see security.test.ts).
  */
 
-/** The one Content-Security-Policy of the app: sent as a header and repeated in index.html's <meta>. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
+
+export { CONTENT_SECURITY_POLICY };
 
 /**
  * Development only (electron-vite dev server): Vite's React Fast Refresh preamble is an inline script and

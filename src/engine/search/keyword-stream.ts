@@ -10,13 +10,14 @@
  *    all of them (the rarest one always stays);
  *  - one query scores the matches once for all three streams (file, section, note) with the same
  *    scope / indexed / retired filter the caller asked for, and keeps the best STREAM_ROWS of each
- *    stream with a window function; the three stream calls of one search share that result.
+ *    stream with a window function; the three stream calls of one search share that result. The
+ *    filter reads the narrow covering index items_search (migration 0003), not the wide rows.
  */
 import type { Db } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
 
 /** Terms found in more than this share of the rows are dropped (unless they are all that is left). */
-export const MAX_DF_SHARE = 0.1;
+export const MAX_DF_SHARE = 0.2;
 const DF_CACHE_MAX = 50_000;
 const DF_TTL_MS = 10 * 60_000;
 
@@ -44,7 +45,10 @@ function dfCache(db: Db): DfCache {
  * Document frequency of each term, counted by FTS5 itself (so the porter stemming matches the
  * index exactly), cached per connection: a count walks the term's doclist once, without scoring.
  */
-function documentFrequencies(db: Db, terms: readonly string[]): { df: Map<string, number>; rows: number } | null {
+function documentFrequencies(
+  db: Db,
+  terms: readonly string[],
+): { df: Map<string, number>; rows: number } | null {
   try {
     const cache = dfCache(db);
     const count = db.prepare('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
@@ -105,7 +109,7 @@ export function keywordLists(
            SELECT rowid, stream, ROW_NUMBER() OVER (PARTITION BY stream ORDER BY score, rowid) AS n FROM (
              SELECT i.rowid AS rowid, bm25(items_fts, 2.0, 1.0) AS score,
                     CASE i.storage_kind WHEN 'entity' THEN 'note' ELSE i.storage_kind END AS stream
-             FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+             FROM items_fts JOIN items i INDEXED BY items_search ON i.rowid = items_fts.rowid
              WHERE items_fts MATCH ? AND i.storage_kind IN ('file', 'section', 'note', 'entity')
                AND i.scope IN (SELECT value FROM json_each(?)) AND i.retired_at IS NULL AND i.indexed = 1))
          WHERE n <= ? ORDER BY stream, n`,

@@ -16,11 +16,6 @@ import { mirrorKnn } from './vector-stream.ts';
 
 export type Stream = 'file' | 'section' | 'note';
 export const STREAMS: readonly Stream[] = ['file', 'section', 'note'];
-const KINDS_OF_STREAM: Record<Stream, StorageKind[]> = {
-  file: ['file'],
-  section: ['section'],
-  note: ['note', 'entity'],
-};
 
 export type SearchOptions = {
   scopes: readonly string[];

@@ -11,10 +11,10 @@
  *  2. rescoring of the best candidates with an int8 copy of the float vector (per-row scale),
  *     which ranks by cosine almost exactly (quantization error ~1e-3 of a unit dot product).
  *
- * The mirror stays in step with the database by comparing each chunk's validity bitmap (128
- * bytes) on every call: vec0 appends inserts to the partition's last chunk and clears a validity
- * bit on delete, and the engine only ever deletes + inserts (vecUpsert), so a chunk whose bitmap
- * is unchanged has unchanged rows. Changed or new chunks are reloaded; vanished ones dropped.
+ * The mirror stays in step with the database: when total_changes() or data_version moved since the
+ * last call (any write, by this connection or another), each chunk's small blobs (validity,
+ * rowids, sign bits, scope and model metadata: ~88 KB per 1024 rows) are compared with the cached
+ * copies, and only chunks that differ are rebuilt (their float32 blob read and re-quantized).
  * Anything unexpected (another sqlite-vec layout) turns the mirror off and the caller falls back
  * to the plain vec0 query.
  */
@@ -29,11 +29,12 @@ const META_PREFIX = 12;
 
 /** How many first-pass candidates get rescored: a share of the filtered rows, within bounds. */
 export const RESCORE_SHARE = 0.25;
-export const RESCORE_MIN = 2000;
+export const RESCORE_MIN = 5000;
 
 type Chunk = {
   id: number;
-  validity: Buffer;
+  /** The raw blobs this chunk was built from (validity, rowids, sign bits, scope, model). */
+  raw: Buffer[];
   size: number;
   rowids: Float64Array;
   /** Interned (scope, model) id per slot; -1 for an empty slot. */
@@ -44,6 +45,8 @@ type Chunk = {
 };
 
 type Mirror = {
+  /** total_changes() and data_version when last checked: unchanged means nothing was written. */
+  stamp: string;
   chunks: Map<number, Chunk>;
   keyIds: Map<string, number>;
   keyList: { scope: string; model: string }[];
@@ -106,7 +109,8 @@ function readTextMeta(
   return out;
 }
 
-function loadChunk(db: Db, m: Mirror, id: number, validity: Buffer): Chunk {
+function loadChunk(db: Db, m: Mirror, id: number, raw: Buffer[]): Chunk {
+  const validity = raw[0] as Buffer;
   const base = db.prepare('SELECT size, rowids FROM vec_items_chunks WHERE chunk_id = ?').get(id) as
     | { size: number; rowids: Buffer }
     | undefined;
@@ -154,7 +158,7 @@ function loadChunk(db: Db, m: Mirror, id: number, validity: Buffer): Chunk {
     scale[i] = s;
     for (let d = 0; d < DIM; d++) quant[i * DIM + d] = Math.round(((floats[d] ?? 0) * inv) / s);
   }
-  return { id, validity: Buffer.from(validity), size, rowids, keys, codes, quant, scale };
+  return { id, raw: raw.map((b) => Buffer.from(b)), size, rowids, keys, codes, quant, scale };
 }
 
 /** The mirror of one stream (partition), brought up to date; null when the layout is unknown. */
@@ -172,24 +176,45 @@ function mirrorOf(db: Db, stream: string): Mirror | null {
   }
   let m = perDb.get(stream);
   if (!m) {
-    m = { chunks: new Map(), keyIds: new Map(), keyList: [] };
+    m = { stamp: '', chunks: new Map(), keyIds: new Map(), keyList: [] };
     perDb.set(stream, m);
   }
   try {
+    const stamp = changeStamp(db);
+    if (stamp === m.stamp) return m;
+    // Something was written (by anyone): compare every chunk's small blobs with the cached copies
+    // and rebuild the chunks that differ. vec0 reuses freed slots, so the validity bitmap alone
+    // does not tell; rowids, sign bits and metadata together do (a re-embedding that keeps every
+    // sign bit, the same rowid, scope and model is the one change not seen: the int8 copy of that
+    // row stays slightly stale until its chunk changes again).
     const current = db
-      .prepare('SELECT chunk_id, validity FROM vec_items_chunks WHERE partition00 = ?')
+      .prepare(
+        `SELECT c.chunk_id AS id, c.validity AS validity, c.rowids AS rowids, b.vectors AS bq, s.data AS scope,
+                m.data AS model
+         FROM vec_items_chunks c
+         JOIN vec_items_vector_chunks01 b ON b.rowid = c.chunk_id
+         JOIN vec_items_metadatachunks00 s ON s.rowid = c.chunk_id
+         JOIN vec_items_metadatachunks01 m ON m.rowid = c.chunk_id
+         WHERE c.partition00 = ?`,
+      )
       .all(stream) as {
-      chunk_id: number;
+      id: number;
       validity: Buffer;
+      rowids: Buffer;
+      bq: Buffer;
+      scope: Buffer;
+      model: Buffer;
     }[];
     const seen = new Set<number>();
     for (const c of current) {
-      seen.add(c.chunk_id);
-      const have = m.chunks.get(c.chunk_id);
-      if (have?.validity.equals(c.validity)) continue;
-      m.chunks.set(c.chunk_id, loadChunk(db, m, c.chunk_id, c.validity));
+      seen.add(c.id);
+      const raw = [c.validity, c.rowids, c.bq, c.scope, c.model];
+      const have = m.chunks.get(c.id);
+      if (have?.raw.every((buf, i) => buf.equals(raw[i] as Buffer))) continue;
+      m.chunks.set(c.id, loadChunk(db, m, c.id, raw));
     }
     for (const id of [...m.chunks.keys()]) if (!seen.has(id)) m.chunks.delete(id);
+    m.stamp = stamp;
     return m;
   } catch {
     mirrors.set(db, null);
@@ -264,6 +289,11 @@ function rescore(c: Chunk, dist: Uint16Array, cut: number, q: Int32Array, scores
   return got;
 }
 
+function changeStamp(db: Db): string {
+  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  return `${changes}:${db.pragma('data_version', { simple: true }) as number}`;
+}
+
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -325,7 +355,8 @@ export function mirrorKnn(
   let cut = 0;
   let count = 0;
   while (cut <= DIM && count + hist[cut]! <= keep) count += hist[cut++]!;
-  if (count < limit) cut++; // take the whole boundary bucket rather than fall short
+  // Take the whole boundary bucket rather than fall short; never the filtered-out mark (DIM + 1).
+  if (count < limit) cut = Math.min(cut + 1, DIM + 1);
 
   // Pass 2: int8 dot products for the candidates; keep the best `limit` in a small sorted list.
   const best: { score: number; rowid: number }[] = [];

@@ -4,6 +4,7 @@
  * transports and the renderer's client are built from this one list.
  */
 import { z } from 'zod';
+import type { SearchResult } from '../types.ts';
 import type {
   ActivityEntry,
   AddReport,
@@ -18,7 +19,6 @@ import type {
   StatusView,
   WatchedFolder,
 } from './types.ts';
-import type { SearchResult } from '../types.ts';
 
 const id = z.string().min(1).max(200);
 const scope = z.string().max(80).optional();
@@ -50,11 +50,15 @@ export const CONTRACT = {
   'files.index': { input: z.object({ ids: z.array(id).max(100_000).optional() }).strict(), mutates: true },
   'items.dossier': { input: z.object({ id }).strict(), mutates: false },
   'items.read': {
-    input: z.object({ id, from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }).strict(),
+    input: z
+      .object({ id, from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
+      .strict(),
     mutates: false,
   },
   'search.query': {
-    input: z.object({ q: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).optional() }).strict(),
+    input: z
+      .object({ q: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).optional() })
+      .strict(),
     mutates: false,
   },
   'chat.threads': { input: z.object({}).strict().optional(), mutates: false },
@@ -78,7 +82,9 @@ export const CONTRACT = {
   'sample.load': { input: z.object({}).strict().optional(), mutates: true },
   'model.download': { input: z.object({}).strict().optional(), mutates: true },
   'activity.list': {
-    input: z.object({ limit: z.number().int().min(1).max(500).default(100), before: z.number().int().optional() }).strict(),
+    input: z
+      .object({ limit: z.number().int().min(1).max(500).default(100), before: z.number().int().optional() })
+      .strict(),
     mutates: false,
   },
 } as const;

@@ -14,7 +14,14 @@ export type StatusView = {
   user: string;
   home: string;
   scopes: string[];
-  counts: { files: number; indexed: number; notIndexed: number; failed: number; sections: number; notes: number };
+  counts: {
+    files: number;
+    indexed: number;
+    notIndexed: number;
+    failed: number;
+    sections: number;
+    notes: number;
+  };
   queue: { queued: number; running: number };
   model: ModelView;
   /** The chat model (a later release configures one); off means answers are the cited passages. */
@@ -74,7 +81,13 @@ export type ItemView = {
   locator: Locator | null;
 };
 
-export type OutlineEntry = { id: string; label: string; ordinal: number; lineStart: number | null; page: number | null };
+export type OutlineEntry = {
+  id: string;
+  label: string;
+  ordinal: number;
+  lineStart: number | null;
+  page: number | null;
+};
 
 export type Dossier = {
   item: ItemView;
@@ -90,7 +103,14 @@ export type Dossier = {
   citation: Citation | null;
 };
 
-export type ReadView = { id: string; label: string; text: string; lineStart: number; lineEnd: number; citation: Citation | null };
+export type ReadView = {
+  id: string;
+  label: string;
+  text: string;
+  lineStart: number;
+  lineEnd: number;
+  citation: Citation | null;
+};
 
 export type Passage = {
   itemId: string;
@@ -101,7 +121,10 @@ export type Passage = {
   citation: Citation | null;
 };
 
-export type InjectedMemory = Pick<SearchHit, 'id' | 'label' | 'storageKind' | 'kind' | 'score' | 'citation'>;
+/** A memory the read injection used; anchors (items the turn pinned) have no search score. */
+export type InjectedMemory = Pick<SearchHit, 'id' | 'label' | 'storageKind' | 'kind' | 'citation'> & {
+  score: number | null;
+};
 
 export type ChatTurn = {
   id: string;

@@ -1,10 +1,16 @@
 /** Every migration, in order. Forward-only: append new ones, never edit or reorder shipped ones. */
 import { sql as init } from './0001-init.ts';
 import { sql as vectors } from './0002-vectors.ts';
+import { sql as searchIndex } from './0003-search-index.ts';
+import { sql as agentRuns } from './0004-agent-runs.ts';
+import { sql as app } from './0005-app.ts';
 
 export type Migration = { id: string; sql: string };
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: '0001-init', sql: init },
   { id: '0002-vectors', sql: vectors },
+  { id: '0003-search-index', sql: searchIndex },
+  { id: '0004-agent-runs', sql: agentRuns },
+  { id: '0005-app', sql: app },
 ];

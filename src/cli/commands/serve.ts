@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { BrainHost } from '../../engine/api/host.ts';
+import { AppError } from '../../shared/errors.ts';
+import { withEngine } from '../context.ts';
+import { print } from '../output.ts';
+import { startBrowserHost } from '../serve/http-host.ts';
+import { rendererDir } from '../serve/static.ts';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export function appVersion(): string {
+  return (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The renderer is built once (electron-vite) the first time it is served from a fresh clone. */
+function ensureRendererBuilt(): string {
+  const dir = rendererDir(REPO);
+  if (existsSync(join(dir, 'index.html'))) return dir;
+  process.stderr.write('Building the app for the browser (first run only)…\n');
+  const bin = join(
+    dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),
+    'bin',
+    'electron-vite.js',
+  );
+  const built = spawnSync(process.execPath, [bin, 'build'], {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0 || !existsSync(join(dir, 'index.html'))) {
+    throw new AppError('internal', 'Could not build the app (`npm run build` shows why).');
+  }
+  return dir;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new AppError('validation-failed', `--port takes a number from 0 to 65535 (got ${value}).`);
+  }
+  return port;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the app in a browser on 127.0.0.1 (the same app as the desktop window)')
+    .option('--port <n>', 'port (0 picks a free one)', '4830')
+    .action((opts: { port: string }) =>
+      withEngine(
+        program,
+        async (engine) => {
+          const port = parsePort(opts.port);
+          const staticDir = ensureRendererBuilt();
+          const host = await BrainHost.start(engine, { version: appVersion() });
+          const running = await startBrowserHost({ host, port, staticDir });
+          print(`Org Brain is running at ${running.url}`);
+          print('Open that address in a browser on this machine. Ctrl+C stops it.');
+          await new Promise<void>((done) => {
+            const stop = () => done();
+            process.once('SIGINT', stop);
+            process.once('SIGTERM', stop);
+          });
+          await running.close();
+          await host.close();
+        },
+        { surface: 'app' },
+      ),
+    );
+}

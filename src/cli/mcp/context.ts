@@ -1,0 +1,47 @@
+/**
+ * What every tool call knows: the engine (acting as one user, surface 'agent'), the agent's name
+ * and the run id that go into origin. Origin of agent writes: `origin_actor` is
+ * `agent:<name>/user:<user>` (which agent, acting for whom), `origin_source` is `agent-tool`,
+ * `origin_run` is the run id.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Engine } from '../../engine/engine.ts';
+
+export type AgentContext = {
+  engine: Engine;
+  run: string;
+  startedAt: string;
+  /** The agent's name: --agent, else the MCP client's clientInfo name, else `mcp-client`. */
+  agentName(): string;
+  /** Result summaries tool handlers leave for the telemetry line of their request. */
+  results: Map<string | number, Record<string, unknown>>;
+};
+
+const NAME_RE = /[^A-Za-z0-9._-]+/g;
+
+export function cleanAgentName(name: string | undefined): string | undefined {
+  const clean = (name ?? '').replace(NAME_RE, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return clean || undefined;
+}
+
+export function newRunId(): string {
+  return `run-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
+}
+
+export function createAgentContext(
+  engine: Engine,
+  options: { agent?: string; run?: string; clientName: () => string | undefined },
+): AgentContext {
+  const fixed = cleanAgentName(options.agent);
+  return {
+    engine,
+    run: options.run?.trim() || newRunId(),
+    startedAt: new Date().toISOString(),
+    agentName: () => fixed ?? cleanAgentName(options.clientName()) ?? 'mcp-client',
+    results: new Map(),
+  };
+}
+
+export function originOf(ctx: AgentContext): { actor: string; source: string; run: string } {
+  return { actor: `agent:${ctx.agentName()}/user:${ctx.engine.user}`, source: 'agent-tool', run: ctx.run };
+}

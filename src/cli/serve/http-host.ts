@@ -1,0 +1,201 @@
+/**
+ * The browser host: the same app and the same BrainApi as the Electron window, over HTTP on
+ * 127.0.0.1 only, for a person in a browser and for the end-to-end tests. Every API request must
+ * carry the per-launch token, and the Host header must name this server (no DNS rebinding).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tooLargeReason } from '../../engine/add.ts';
+import type { BrainHost } from '../../engine/api/host.ts';
+import { MAX_FILE_BYTES } from '../../shared/constants.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
+import { SECURITY_HEADERS, serveStatic } from './static.ts';
+
+const MAX_JSON_BYTES = 2 * 1024 * 1024;
+
+const STATUS_OF: Partial<Record<ErrorCode, number>> = {
+  'not-found': 404,
+  'validation-failed': 400,
+  forbidden: 403,
+  refused: 422,
+  unsupported: 415,
+  stale: 409,
+  conflict: 409,
+  busy: 503,
+  'engine-unavailable': 503,
+};
+
+export type BrowserHostOptions = {
+  host: BrainHost;
+  port: number;
+  staticDir: string;
+  /** Extra routes (the MCP endpoint), given the request after the host check. */
+  extra?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+};
+
+export type RunningBrowserHost = {
+  url: string;
+  token: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+};
+
+function sameToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  return h?.startsWith('Bearer ') ? h.slice(7) : null;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(JSON.stringify(body));
+}
+
+function fail(res: ServerResponse, code: ErrorCode, message: string): void {
+  sendJson(res, STATUS_OF[code] ?? 500, { ok: false, error: { code, message } });
+}
+
+/** Reads a body up to `limit` bytes; past it, drains the rest and reports the full size. */
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ bytes: Buffer; size: number; over: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), size, over: size > limit }));
+    req.on('error', reject);
+  });
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
+  const token = randomBytes(24).toString('base64url');
+  const clients = new Set<ServerResponse>();
+  let port = options.port;
+
+  const allowedHost = (h: string | undefined) => h === `127.0.0.1:${port}` || h === `localhost:${port}`;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!allowedHost(req.headers.host))
+      return fail(res, 'forbidden', 'Unknown Host header: open the URL this server printed.');
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (options.extra && (await options.extra(req, res, url))) return;
+    if (url.pathname.startsWith('/api/')) return api(req, res, url);
+    if (req.method === 'GET' && serveStatic(options.staticDir, url.pathname, res)) return;
+    if (req.method === 'GET' && !url.pathname.startsWith('/assets/')) {
+      if (serveStatic(options.staticDir, '/index.html', res)) return;
+    }
+    fail(res, 'not-found', `Nothing at ${url.pathname}.`);
+  };
+
+  const api = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (url.pathname === '/api/events' && req.method === 'GET') {
+      if (!sameToken(url.searchParams.get('token'), token))
+        return fail(res, 'forbidden', 'Missing or wrong token.');
+      return events(req, res);
+    }
+    if (!sameToken(bearer(req), token)) return fail(res, 'forbidden', 'Missing or wrong token.');
+    if (req.method !== 'POST') return fail(res, 'validation-failed', 'Use POST.');
+    if (url.pathname === '/api/upload') return upload(req, res, url);
+    const name = url.pathname.startsWith('/api/invoke/') ? decodeURIComponent(url.pathname.slice(12)) : null;
+    if (!name) return fail(res, 'not-found', `Nothing at ${url.pathname}.`);
+    const body = await readBody(req, MAX_JSON_BYTES);
+    if (body.over) return fail(res, 'validation-failed', 'Request too large.');
+    let input: unknown;
+    try {
+      input = body.bytes.length ? JSON.parse(body.bytes.toString('utf8')) : undefined;
+    } catch {
+      return fail(res, 'validation-failed', 'The request body is not JSON.');
+    }
+    const result = await options.host.invoke(name, input);
+    if (result.ok) return sendJson(res, 200, result);
+    sendJson(res, STATUS_OF[result.error.code] ?? 500, result);
+  };
+
+  const upload = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const name = (url.searchParams.get('name') ?? '').trim();
+    if (!name || name.includes('/') || name.includes('\\'))
+      return fail(res, 'validation-failed', 'Give the file name as ?name=.');
+    const path = url.searchParams.get('path') || name;
+    const body = await readBody(req, MAX_FILE_BYTES);
+    if (body.over) {
+      return sendJson(res, 200, {
+        ok: true,
+        data: { added: [], unchanged: [], refused: [{ path, reason: tooLargeReason(body.size) }] },
+      });
+    }
+    try {
+      const data = await options.host.upload({
+        name,
+        path,
+        bytes: body.bytes,
+        scope: url.searchParams.get('scope') ?? undefined,
+      });
+      sendJson(res, 200, { ok: true, data });
+    } catch (err) {
+      const e = err as { code?: ErrorCode; message: string };
+      fail(res, e.code ?? 'internal', e.message);
+    }
+  };
+
+  const events = (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    res.write(': connected\n\n');
+    clients.add(res);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
+    req.on('close', () => {
+      clearInterval(keepAlive);
+      clients.delete(res);
+    });
+  };
+
+  const unsubscribe = options.host.on((event, payload) => {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const c of clients) c.write(frame);
+  });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      console.error('[serve]', err);
+      if (!res.headersSent) fail(res, 'internal', 'The request failed unexpectedly.');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/#token=${token}`,
+    token,
+    port,
+    server,
+    close: async () => {
+      unsubscribe();
+      for (const c of clients) c.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

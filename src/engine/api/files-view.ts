@@ -1,0 +1,221 @@
+/** The Files grid and the dossier: what the app shows of items, always through the user's scopes. */
+
+import type { ParsedInputs } from '../../shared/api/contract.ts';
+import type {
+  Dossier,
+  FileList,
+  FileRow,
+  FileState,
+  ItemView,
+  OutlineEntry,
+} from '../../shared/api/types.ts';
+import { AppError } from '../../shared/errors.ts';
+import type { FileFormat } from '../../shared/types.ts';
+import type { Engine } from '../engine.ts';
+import { readWholeText } from '../ingest/index.ts';
+import { type ItemRow, parseHealth, parseLocator } from '../items.ts';
+import { visibleRow } from '../read.ts';
+import { citationOf } from '../search/search.ts';
+
+const STATE_SQL = `CASE WHEN i.indexed = 1 THEN 'indexed'
+  WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.item_id = i.id AND j.kind = 'index' AND j.state IN ('queued','running')) THEN 'indexing'
+  WHEN i.index_error IS NOT NULL THEN 'failed' ELSE 'added' END`;
+
+const SORT_SQL: Record<ParsedInputs['files.list']['sort'], string> = {
+  name: 'i.label COLLATE NOCASE',
+  kind: 'i.kind',
+  size: 'i.size',
+  addedBy: 'i.origin_actor',
+  addedAt: 'i.created_at',
+  scope: 'i.scope',
+  state: 'state',
+};
+
+type FileSqlRow = ItemRow & { state: FileState; sections: number };
+
+export function listFiles(engine: Engine, input: ParsedInputs['files.list']): FileList {
+  const scopes = engine.scopes();
+  const where = [
+    `i.storage_kind = 'file'`,
+    'i.retired_at IS NULL',
+    'i.scope IN (SELECT value FROM json_each(?))',
+  ];
+  const args: unknown[] = [JSON.stringify(scopes)];
+  if (input.q?.trim()) {
+    where.push(`i.label LIKE ? ESCAPE '\\'`);
+    args.push(`%${input.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (input.kinds?.length) {
+    where.push('i.kind IN (SELECT value FROM json_each(?))');
+    args.push(JSON.stringify(input.kinds));
+  }
+  if (input.scopes?.length) {
+    where.push('i.scope IN (SELECT value FROM json_each(?))');
+    args.push(JSON.stringify(input.scopes));
+  }
+  const base = `FROM items i WHERE ${where.join(' AND ')}`;
+  const stateFilter = input.states?.length ? `WHERE state IN (SELECT value FROM json_each(?))` : '';
+  const stateArgs = input.states?.length ? [JSON.stringify(input.states)] : [];
+  const inner = `SELECT i.*, ${STATE_SQL} AS state ${base}`;
+  const total = (
+    engine.db.prepare(`SELECT COUNT(*) AS n FROM (${inner}) ${stateFilter}`).get(...args, ...stateArgs) as {
+      n: number;
+    }
+  ).n;
+  const order = `${SORT_SQL[input.sort]} ${input.dir === 'asc' ? 'ASC' : 'DESC'}, rowid ${input.dir === 'asc' ? 'ASC' : 'DESC'}`;
+  const rows = engine.db
+    .prepare(
+      `SELECT *, (SELECT COUNT(*) FROM items s WHERE s.file_id = t.id AND s.storage_kind = 'section' AND s.retired_at IS NULL) AS sections
+       FROM (${inner.replace('SELECT i.*', 'SELECT i.*, i.rowid AS rowid')}) t ${stateFilter}
+       ORDER BY ${order.replaceAll('i.', '')} LIMIT ? OFFSET ?`,
+    )
+    .all(...args, ...stateArgs, input.limit, input.offset) as FileSqlRow[];
+  return { total, rows: rows.map(toFileRow), facets: facets(engine, scopes) };
+}
+
+function facets(engine: Engine, scopes: readonly string[]): FileList['facets'] {
+  const list = (column: string) =>
+    (
+      engine.db
+        .prepare(
+          `SELECT DISTINCT ${column} AS v FROM items WHERE storage_kind = 'file' AND retired_at IS NULL
+           AND scope IN (SELECT value FROM json_each(?)) ORDER BY v`,
+        )
+        .all(JSON.stringify(scopes)) as { v: string }[]
+    ).map((r) => r.v);
+  return { kinds: list('kind'), scopes: list('scope') };
+}
+
+function toFileRow(r: FileSqlRow): FileRow {
+  return {
+    id: r.id,
+    label: r.label,
+    path: r.canonical_value ?? null,
+    kind: r.kind,
+    format: r.format,
+    size: r.size ?? 0,
+    addedBy: r.origin_actor,
+    addedAt: r.created_at,
+    scope: r.scope,
+    state: r.state,
+    reason: r.state === 'failed' ? r.index_error : null,
+    health: parseHealth(r.health),
+    sections: r.sections,
+    version: r.version,
+  };
+}
+
+export function toItemView(r: ItemRow): ItemView {
+  return {
+    id: r.id,
+    storageKind: r.storage_kind,
+    kind: r.kind,
+    label: r.label,
+    scope: r.scope,
+    origin: { actor: r.origin_actor, source: r.origin_source, run: r.origin_run, at: r.origin_at },
+    occurredAt: r.occurred_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+    retiredAt: r.retired_at,
+    indexed: r.indexed === 1,
+    size: r.size,
+    format: r.format,
+    path: r.canonical_value ?? null,
+    health: parseHealth(r.health),
+    reason: r.index_error,
+    locator: parseLocator(r.locator),
+  };
+}
+
+function outlineOf(engine: Engine, fileId: string): OutlineEntry[] {
+  const rows = engine.db
+    .prepare(
+      `SELECT id, label, ordinal, locator FROM items WHERE file_id = ? AND storage_kind = 'section'
+       AND retired_at IS NULL ORDER BY ordinal`,
+    )
+    .all(fileId) as Pick<ItemRow, 'id' | 'label' | 'ordinal' | 'locator'>[];
+  return rows.map((r) => {
+    const loc = parseLocator(r.locator);
+    return {
+      id: r.id,
+      label: r.label,
+      ordinal: r.ordinal ?? 0,
+      lineStart: loc && 'lineStart' in loc ? loc.lineStart : null,
+      page: loc?.type === 'pdf' ? loc.page : null,
+    };
+  });
+}
+
+/** The offset in `text` where line `line` (1-based) starts. */
+function offsetOfLine(text: string, line: number): number {
+  let offset = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', offset);
+    if (next < 0) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+/** Where a section's body sits in its file's whole text, searched from where its locator says. */
+function locateSection(text: string, section: ItemRow): { start: number; end: number } | null {
+  const loc = parseLocator(section.locator);
+  // Text and DOCX locators count lines in the whole text; a PDF's lines count within its page.
+  const hint = loc && loc.type !== 'pdf' && 'lineStart' in loc ? offsetOfLine(text, loc.lineStart) : 0;
+  const near = text.indexOf(section.body, Math.max(0, hint - 2000));
+  const start = near >= 0 ? near : text.indexOf(section.body);
+  return start >= 0 ? { start, end: start + section.body.length } : null;
+}
+
+export async function dossier(engine: Engine, id: string): Promise<Dossier> {
+  const scopes = engine.scopes();
+  const item = visibleRow(engine.db, id, scopes);
+  if (item.storage_kind === 'note' || item.storage_kind === 'entity') {
+    return {
+      item: toItemView(item),
+      file: null,
+      outline: [],
+      text: item.body,
+      textNote: null,
+      highlight: null,
+      citation: null,
+    };
+  }
+  const file =
+    item.storage_kind === 'file' ? item : item.file_id ? visibleRow(engine.db, item.file_id, scopes) : null;
+  if (!file) throw new AppError('not-found', `No file for ${id}.`);
+  const base = {
+    item: toItemView(item),
+    file: toItemView(file),
+    outline: outlineOf(engine, file.id),
+    citation: citationOf(item, file),
+  };
+  if (item.storage_kind === 'section' && (item.blob !== file.blob || item.retired_at !== null)) {
+    return {
+      ...base,
+      text: item.body,
+      textNote: `${file.label} has changed since this passage was indexed; showing the passage as it was.`,
+      highlight: { start: 0, end: item.body.length },
+    };
+  }
+  if (!file.blob || !file.format)
+    return { ...base, text: null, textNote: 'No stored bytes.', highlight: null };
+  try {
+    const text = await readWholeText(engine.blobs.get(file.blob), file.format as FileFormat);
+    const highlight = item.storage_kind === 'section' ? locateSection(text, item) : null;
+    return {
+      ...base,
+      text,
+      textNote: file.indexed === 1 ? null : 'Not indexed yet: not answerable.',
+      highlight,
+    };
+  } catch (err) {
+    return {
+      ...base,
+      text: null,
+      textNote: `Cannot show the text: ${(err as Error).message}`,
+      highlight: null,
+    };
+  }
+}

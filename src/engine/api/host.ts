@@ -1,0 +1,238 @@
+/**
+ * The BrainApi implemented over one engine, for every transport (Electron IPC, the browser host):
+ * inputs are validated against the contract, every failure becomes a readable typed error, and
+ * changes are pushed as events.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CONTRACT,
+  type CommandName,
+  isCommandName,
+  type Outputs,
+  type ParsedInputs,
+} from '../../shared/api/contract.ts';
+import type { EventName, Events } from '../../shared/api/events.ts';
+import type { AddReport, StatusView } from '../../shared/api/types.ts';
+import { AppError, type TransferableError, toTransferable } from '../../shared/errors.ts';
+import { listActivity } from '../activity.ts';
+import { type AddResult, addBytes } from '../add.ts';
+import { downloadModel } from '../embed/index.ts';
+import type { Engine } from '../engine.ts';
+import { inject } from '../injection.ts';
+import { assertCanWrite, parseScope } from '../scope.ts';
+import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
+import { dossier, listFiles } from './files-view.ts';
+import { IndexRunner } from './index-runner.ts';
+import { readSettings, writeSettings } from './settings.ts';
+import { FolderWatcher } from './watch.ts';
+
+export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
+export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
+
+const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../resources/sample');
+
+type Handlers = { [N in CommandName]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
+
+export class BrainHost {
+  readonly engine: Engine;
+  private readonly listeners = new Set<Listener>();
+  private readonly runner: IndexRunner;
+  private readonly watcher: FolderWatcher;
+  private readonly handlers: Handlers;
+
+  private constructor(engine: Engine, options: { version: string; sampleDir?: string }) {
+    this.engine = engine;
+    this.runner = new IndexRunner(
+      engine,
+      (p) => {
+        this.emit('index.progress', p);
+        if (p.phase === 'indexed' || p.phase === 'failed') this.emit('files.changed', { ids: [p.fileId] });
+      },
+      () => this.emit('status.changed', this.status()),
+    );
+    this.watcher = new FolderWatcher(engine, {
+      onFiles: (change) => {
+        this.emit('files.changed', { ids: [...change.added, ...change.changed, ...change.removed] });
+        const toIndex = [...change.changed, ...(this.settings().indexOnAdd ? change.added : [])];
+        if (toIndex.length) this.runner.request(toIndex);
+      },
+      onError: () => this.emit('status.changed', this.status()),
+    });
+    this.handlers = this.buildHandlers(options.version, options.sampleDir ?? SAMPLE_DIR);
+  }
+
+  /** Opens the host: catches up watched folders and resumes indexing left by an earlier run. */
+  static async start(engine: Engine, options: { version: string; sampleDir?: string }): Promise<BrainHost> {
+    const host = new BrainHost(engine, options);
+    await host.watcher.start().catch((err: Error) => console.error(`[watch] ${err.message}`));
+    host.runner.resume();
+    return host;
+  }
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const l of this.listeners) {
+      try {
+        l(event, payload);
+      } catch {
+        // a broken listener (a closed connection) never stops the others
+      }
+    }
+  }
+
+  async invoke(name: unknown, input: unknown): Promise<Result<unknown>> {
+    try {
+      if (!isCommandName(name))
+        throw new AppError('not-found', `Unknown command ${String(name).slice(0, 80)}.`);
+      const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError(
+          'validation-failed',
+          `${name}: ${issue?.path.join('.') || 'input'} ${issue?.message ?? 'is invalid'}.`,
+        );
+      }
+      const handler = this.handlers[name] as (i: unknown) => unknown;
+      return { ok: true, data: await handler(parsed.data) };
+    } catch (err) {
+      if (!(err instanceof AppError)) console.error(`[api] ${String(name)} failed:`, err);
+      return { ok: false, error: toTransferable(err) };
+    }
+  }
+
+  /** The browser host's uploads: bytes with a name and the path they had in the drop. */
+  async upload(file: { name: string; path: string; bytes: Uint8Array; scope?: string }): Promise<AddReport> {
+    const scope = parseScope(file.scope);
+    assertCanWrite(this.engine.db, this.engine.user, scope);
+    const result: AddResult = { added: [], unchanged: [], refused: [] };
+    const path = file.path.replace(/^\/+/, '') || file.name;
+    addBytes(
+      {
+        db: this.engine.db,
+        blobs: this.engine.blobs,
+        workspaceId: this.engine.workspaceId,
+        user: this.engine.user,
+      },
+      {
+        bytes: file.bytes,
+        name: file.name,
+        path,
+        sourceKey: `upload:${this.engine.user}:${path}`,
+        mtime: new Date(),
+        scope,
+      },
+      result,
+    );
+    this.afterAdd(result);
+    return result;
+  }
+
+  private afterAdd(result: AddResult): void {
+    const ids = result.added.map((a) => a.id);
+    if (ids.length) this.emit('files.changed', { ids });
+    if (ids.length && this.settings().indexOnAdd) this.runner.request(ids);
+    this.emit('status.changed', this.status());
+  }
+
+  private settings() {
+    return readSettings(this.engine.db, { dataFolder: this.engine.home, user: this.engine.user });
+  }
+
+  status(): StatusView {
+    const s = this.engine.status();
+    return {
+      user: s.user,
+      home: s.home,
+      scopes: s.scopes,
+      counts: s.counts,
+      queue: s.queue,
+      model: s.model,
+      chatModel: { status: 'off', reason: 'no chat model is configured: answers are the cited passages' },
+    };
+  }
+
+  private buildHandlers(version: string, sampleDir: string): Handlers {
+    const e = this.engine;
+    return {
+      'app.info': () => ({
+        name: 'Org Brain',
+        version,
+        user: e.user,
+        home: e.home,
+        workspace: e.workspaceId,
+      }),
+      'status.get': () => this.status(),
+      'files.list': (input) => listFiles(e, input),
+      'files.add': (input) => {
+        const result = e.add(input.paths, { scope: input.scope });
+        this.afterAdd(result);
+        return result;
+      },
+      'files.index': (input) => ({ queued: this.runner.request(input.ids) }),
+      'items.dossier': (input) => dossier(e, input.id),
+      'items.read': async (input) => {
+        const lines = input.from ? { from: input.from, to: input.to ?? input.from } : undefined;
+        const r = await e.read(input.id, lines);
+        return {
+          id: r.id,
+          label: r.label,
+          text: r.text,
+          lineStart: r.lineStart,
+          lineEnd: r.lineEnd,
+          citation: r.citation,
+        };
+      },
+      'search.query': (input) => e.search(input.q, { k: input.k, maxK: 50 }),
+      'chat.threads': () => listThreads(e.db, e.user),
+      'chat.thread': (input) => getThread(e.db, e.user, input.id),
+      'chat.send': async (input) => {
+        const result = await sendMessage(e.db, e.user, input, async (message, anchors) => {
+          const r = await inject(e, { message, anchors: [...anchors], surface: 'chat' });
+          return { items: r.items, reason: r.reason };
+        });
+        this.emit('chat.changed', { threadId: result.thread.id });
+        this.emit('activity.changed', { at: new Date().toISOString() });
+        return result;
+      },
+      'chat.delete': (input) => ({ deleted: deleteThread(e.db, e.user, input.id) }),
+      'settings.get': () => this.settings(),
+      'settings.set': (input) => {
+        writeSettings(e.db, input);
+        return this.settings();
+      },
+      'watch.list': () => this.watcher.list(),
+      'watch.add': (input) => this.watcher.add(input.path, input.scope),
+      'watch.remove': async (input) => ({ removed: await this.watcher.remove(input.path) }),
+      'sample.load': () => {
+        const result = e.add([realpathSync(sampleDir)]);
+        this.afterAdd(result);
+        this.runner.request(result.added.map((a) => a.id));
+        return result;
+      },
+      'model.download': () => {
+        void downloadModel({ home: e.home })
+          .then(() => this.runner.resume())
+          .catch(() => undefined)
+          .finally(() => this.emit('status.changed', this.status()));
+        this.emit('status.changed', this.status());
+        return { started: true };
+      },
+      'activity.list': (input) =>
+        listActivity(e.db, { user: e.user, limit: input.limit, before: input.before }),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.watcher.close();
+    await this.runner.close();
+    this.listeners.clear();
+  }
+}
+
+export const SAMPLE_WORKSPACE_DIR = SAMPLE_DIR;
