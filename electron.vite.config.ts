@@ -38,7 +38,16 @@ export default defineConfig({
     build: {
       externalizeDeps: true,
       rolldownOptions: {
-        input: { index: resolve(root, 'src/main/index.ts') },
+        // The engine process and the worker threads are entries of their own, emitted beside
+        // index.js under fixed names (src/engine/util/worker.ts finds them there).
+        input: {
+          index: resolve(root, 'src/main/index.ts'),
+          'engine-host': resolve(root, 'src/engine/api/utility-entry.ts'),
+          'extract-worker': resolve(root, 'src/engine/ingest/extract-worker.ts'),
+          'embed-worker': resolve(root, 'src/engine/embed/embed-worker.ts'),
+          'download-worker': resolve(root, 'src/engine/embed/download-worker.ts'),
+        },
+        output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
         external: nativeExternal,
       },
     },

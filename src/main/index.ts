@@ -5,7 +5,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, type Session, session, shell, type WebContents } from 'electron';
-import { EVENT_CHANNEL, type EventName, type Events } from '../preload/contract.ts';
+import { EVENT_CHANNEL } from '../shared/api/bridge.ts';
+import type { EventName } from '../shared/api/events.ts';
+import { EngineProcess } from './engine-process.ts';
 import { registerIpc } from './ipc.ts';
 import {
   type AppLocation,
@@ -64,8 +66,18 @@ function hardenContents(contents: WebContents): void {
   });
 }
 
-function send<E extends EventName>(window: BrowserWindow, event: E, payload: Events[E]): void {
+function send(window: BrowserWindow, event: EventName, payload: unknown): void {
   if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
+}
+
+let engine: EngineProcess | null = null;
+
+/** The engine process: its data folder is the workspace in the user data folder (or BRAIN_HOME). */
+function startEngine(): EngineProcess {
+  const home = process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
+  return new EngineProcess(here, { home, version: app.getVersion() }, (event, payload) => {
+    if (mainWindow) send(mainWindow, event, payload);
+  });
 }
 
 function createWindow(): BrowserWindow {
@@ -92,8 +104,6 @@ function createWindow(): BrowserWindow {
     },
   });
   window.once('ready-to-show', () => window.show());
-  window.on('focus', () => send(window, 'window.focus', { focused: true }));
-  window.on('blur', () => send(window, 'window.focus', { focused: false }));
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -115,13 +125,21 @@ function start(): void {
     mainWindow.focus();
   });
   app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+  app.on('will-quit', (event) => {
+    if (!engine) return;
+    event.preventDefault();
+    const stopping = engine;
+    engine = null;
+    void stopping.stop().finally(() => app.quit());
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
 
   void app.whenReady().then(() => {
     hardenSession(session.defaultSession);
-    registerIpc(isTrusted);
+    engine = startEngine();
+    registerIpc(isTrusted, (name, input) => (engine as EngineProcess).invoke(name, input));
     mainWindow = createWindow();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();

@@ -1,51 +1,30 @@
 /**
- * The main-process side of `window.api.invoke`. Every call is checked twice: the sender frame must be the
- * app's own UI, and the command must be in the allowlist. Replies are always a Result, never a throw.
+ * The main-process side of `window.api.invoke`: the only file that imports ipcMain. Every call is
+ * checked twice (the sender frame must be the app's own UI; the command must be in the contract
+ * and its input must parse), then relayed to the engine process. Replies are always a Result.
  */
-import { app, type IpcMainInvokeEvent, ipcMain } from 'electron';
-import {
-  type AppInfo,
-  type CommandName,
-  type Commands,
-  describeName,
-  INVOKE_CHANNEL,
-  type IpcError,
-  isCommandName,
-  type Result,
-} from '../preload/contract.ts';
-import { AppError } from '../shared/errors.ts';
+import { type IpcMainInvokeEvent, ipcMain } from 'electron';
+import { type BridgeResult, INVOKE_CHANNEL } from '../shared/api/bridge.ts';
+import { CONTRACT, isCommandName } from '../shared/api/contract.ts';
+import type { ErrorCode } from '../shared/errors.ts';
 
-export const APP_DISPLAY_NAME = 'Org Brain';
+const fail = (code: ErrorCode, message: string): BridgeResult => ({ ok: false, error: { code, message } });
 
-type Handlers = {
-  [N in CommandName]: (input: unknown) => Promise<Commands[N]['output']> | Commands[N]['output'];
-};
-
-const handlers: Handlers = {
-  'app.info': (input): AppInfo => {
-    if (input !== undefined && input !== null) {
-      throw new AppError('validation-failed', 'app.info takes no input.');
-    }
-    return { name: APP_DISPLAY_NAME, version: app.getVersion() };
-  },
-};
-
-function fail(code: IpcError['code'], message: string): Result<never> {
-  return { ok: false, error: { code, message } };
-}
-
-export function registerIpc(isTrustedUrl: (url: string) => boolean): void {
+export function registerIpc(
+  isTrustedUrl: (url: string) => boolean,
+  relay: (name: string, input: unknown) => Promise<BridgeResult>,
+): void {
   ipcMain.handle(INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, name: unknown, input: unknown) => {
     const frame = event.senderFrame;
-    if (!frame || !isTrustedUrl(frame.url)) {
+    if (!frame || !isTrustedUrl(frame.url))
       return fail('forbidden', 'IPC refused: the sender is not the app window.');
-    }
-    if (!isCommandName(name)) return fail('forbidden', `Unknown command ${describeName(name)}.`);
+    if (!isCommandName(name)) return fail('forbidden', `Unknown command ${String(name).slice(0, 80)}.`);
+    const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
+    if (!parsed.success)
+      return fail('validation-failed', `${name}: ${parsed.error.issues[0]?.message ?? 'invalid input'}.`);
     try {
-      const data = await handlers[name](input);
-      return { ok: true, data } satisfies Result<unknown>;
+      return await relay(name, input);
     } catch (err) {
-      if (err instanceof AppError) return fail(err.code, err.message);
       console.error(`[ipc] ${name} failed:`, err);
       return fail('internal', `${name} failed unexpectedly.`);
     }

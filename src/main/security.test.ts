@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { COMMAND_NAMES, EVENT_NAMES, isCommandName, isEventName } from '../preload/contract.ts';
+import { isCommandName } from '../shared/api/contract.ts';
+import { EVENT_NAMES, isEventName } from '../shared/api/events.ts';
+import { isApiCommand } from '../shared/api/names.ts';
 import {
   type AppLocation,
   CONTENT_SECURITY_POLICY,
@@ -245,8 +247,8 @@ describe('Content-Security-Policy', () => {
 
 describe('IPC allowlists', () => {
   it('accept only the listed names', () => {
-    expect(COMMAND_NAMES).toEqual(['app.info']);
     expect(isCommandName('app.info')).toBe(true);
+    expect(isApiCommand('files.list')).toBe(true);
     for (const bad of [
       'app.quit',
       'APP.INFO',
@@ -259,9 +261,10 @@ describe('IPC allowlists', () => {
       null,
     ]) {
       expect(isCommandName(bad)).toBe(false);
+      expect(isApiCommand(bad)).toBe(false);
     }
     for (const name of EVENT_NAMES) expect(isEventName(name)).toBe(true);
-    for (const bad of ['brain:invoke', '__proto__', 'window.focus\u0000', undefined]) {
+    for (const bad of ['brain:invoke', '__proto__', 'files.changed\u0000', undefined]) {
       expect(isEventName(bad)).toBe(false);
     }
   });

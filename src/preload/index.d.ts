@@ -1,8 +1,8 @@
 /** The type of `window.api`, exposed by the preload. The renderer references this file. */
-import type { BrainApi } from './contract.ts';
+import type { BrainBridge } from '../shared/api/bridge.ts';
 
 declare global {
   interface Window {
-    readonly api: BrainApi;
+    readonly api?: BrainBridge;
   }
 }

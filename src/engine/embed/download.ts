@@ -67,7 +67,7 @@ async function writeManifest(dir: string, modelId: string): Promise<void> {
 }
 
 function runDownloadWorker(data: DownloadWorkerInput, onProgress: (fraction: number, file: string) => void) {
-  const worker = startWorker(new URL('./download-worker.ts', import.meta.url), { data });
+  const worker = startWorker('download-worker', { data });
   const files = new Map<string, { loaded: number; total: number }>();
   let reported = 0;
   return new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
-import { startWorker } from '../util/worker.ts';
+import { startWorker, type WorkerName } from '../util/worker.ts';
 import type { EmbedReply, EmbedRequest, EmbedWorkerInput } from './types.ts';
 
 /** The main thread's handle on the one inference worker. */
@@ -24,7 +24,7 @@ export function liveEmbedWorkers(): number {
 export function startEmbedWorker(
   dir: string,
   onDead: (reason: string) => void,
-  entry = new URL('./embed-worker.ts', import.meta.url),
+  entry: WorkerName | URL = 'embed-worker',
 ): EmbedWorkerClient {
   const data: EmbedWorkerInput = { dir };
   const worker = startWorker(entry, { data });

@@ -58,7 +58,7 @@ function onMessage(reply: WorkerReply): void {
 }
 
 function spawn(heapMb: number): Slot {
-  const worker = startWorker(new URL('./extract-worker.ts', import.meta.url), {
+  const worker = startWorker('extract-worker', {
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
   const mine: Slot = { worker, heapMb };

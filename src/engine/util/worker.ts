@@ -1,20 +1,40 @@
 /**
- * Starts a worker thread from an entry module URL. From source (a `.ts` entry) it goes through
- * worker-boot.mjs, which registers tsx; from a build it starts the `.js` entry directly.
- * The entry reads its own input from `workerData.data`.
+ * Starts a worker thread by name. From source (CLI through tsx, vitest) the entry is the `.ts`
+ * module, booted through worker-boot.mjs which registers tsx; from a build (the Electron bundles)
+ * it is `<name>.js` beside the bundle, which electron.vite.config.ts emits as its own entry.
+ * The entry reads its input from `workerData.data`.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 export type StartWorkerOptions = { data?: unknown; resourceLimits?: ResourceLimits };
 
-export function startWorker(entry: URL, options: StartWorkerOptions = {}): Worker {
-  const isSource = entry.pathname.endsWith('.ts');
-  if (isSource) {
-    const boot = new URL('./worker-boot.mjs', import.meta.url);
+/** Every worker entry, by name, with its source path relative to src/engine. */
+export const WORKER_ENTRIES = {
+  'extract-worker': 'ingest/extract-worker.ts',
+  'embed-worker': 'embed/embed-worker.ts',
+  'download-worker': 'embed/download-worker.ts',
+} as const;
+export type WorkerName = keyof typeof WORKER_ENTRIES;
+
+const here = fileURLToPath(import.meta.url);
+const fromSource = here.endsWith('.ts');
+
+export function workerEntry(name: WorkerName): URL {
+  if (fromSource) return pathToFileURL(join(dirname(here), '..', WORKER_ENTRIES[name]));
+  return pathToFileURL(join(dirname(here), `${name}.js`));
+}
+
+/** `entry` is a worker name, or (in tests) the URL of any TypeScript worker module. */
+export function startWorker(entry: WorkerName | URL, options: StartWorkerOptions = {}): Worker {
+  const url = typeof entry === 'string' ? workerEntry(entry) : entry;
+  if (url.pathname.endsWith('.ts')) {
+    const boot = join(dirname(here), 'worker-boot.mjs');
     return new Worker(boot, {
-      workerData: { entry: entry.href, data: options.data },
+      workerData: { entry: url.href, data: options.data },
       resourceLimits: options.resourceLimits,
     });
   }
-  return new Worker(entry, { workerData: { data: options.data }, resourceLimits: options.resourceLimits });
+  return new Worker(url, { workerData: { data: options.data }, resourceLimits: options.resourceLimits });
 }

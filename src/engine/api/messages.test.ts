@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type EngineMessage, type MainMessage, serveMessages } from './messages.ts';
+
+describe('engine process protocol', () => {
+  it('answers invokes with results, pushes events, and shuts down cleanly', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'brain-msg-'));
+    const sent: EngineMessage[] = [];
+    let deliver: (m: MainMessage) => void = () => undefined;
+    const waitFor = async (pred: (m: EngineMessage) => boolean) => {
+      for (let i = 0; i < 200; i++) {
+        const hit = sent.find(pred);
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('timed out');
+    };
+    const served = serveMessages({
+      home,
+      version: '9.9.9',
+      send: (m) => sent.push(m),
+      onMessage: (l) => {
+        deliver = l;
+      },
+    });
+    await waitFor((m) => m.type === 'ready');
+    deliver({ type: 'invoke', id: 1, name: 'app.info', input: undefined });
+    deliver({ type: 'invoke', id: 2, name: 'files.list', input: { limit: 99999 } });
+    deliver({ type: 'invoke', id: 3, name: 'sample.load', input: undefined });
+    const info = await waitFor((m) => m.type === 'result' && m.id === 1);
+    expect(info).toMatchObject({ result: { ok: true, data: { name: 'Org Brain', version: '9.9.9' } } });
+    const bad = await waitFor((m) => m.type === 'result' && m.id === 2);
+    expect(bad).toMatchObject({ result: { ok: false, error: { code: 'validation-failed' } } });
+    await waitFor((m) => m.type === 'result' && m.id === 3);
+    await waitFor(
+      (m) =>
+        m.type === 'event' &&
+        m.event === 'index.progress' &&
+        (m.payload as { phase?: string }).phase === 'indexed',
+    );
+    deliver({ type: 'shutdown' });
+    await served;
+    rmSync(home, { recursive: true, force: true });
+  });
+});

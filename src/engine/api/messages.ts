@@ -1,0 +1,52 @@
+/**
+ * The message protocol between the app's main process and its engine process. Kept apart from
+ * the utility-process entry so it can be tested in plain Node over a MessageChannel.
+ */
+import type { EventName, Events } from '../../shared/api/events.ts';
+import { toTransferable } from '../../shared/errors.ts';
+import { Engine } from '../engine.ts';
+import { BrainHost, type Result } from './host.ts';
+
+export type MainMessage = { type: 'invoke'; id: number; name: string; input: unknown } | { type: 'shutdown' };
+export type EngineMessage =
+  | { type: 'ready' }
+  | { type: 'fatal'; message: string }
+  | { type: 'result'; id: number; result: Result<unknown> }
+  | { type: 'event'; event: EventName; payload: Events[EventName] };
+
+export type ServeOptions = {
+  home?: string;
+  version: string;
+  send(message: EngineMessage): void;
+  onMessage(listener: (message: MainMessage) => void): void;
+};
+
+/** Opens the engine and answers invoke messages until told to shut down. */
+export async function serveMessages(options: ServeOptions): Promise<void> {
+  let host: BrainHost;
+  try {
+    host = await BrainHost.start(Engine.open({ home: options.home, surface: 'app' }), {
+      version: options.version,
+    });
+  } catch (err) {
+    options.send({ type: 'fatal', message: toTransferable(err).message });
+    return;
+  }
+  host.on((event, payload) => options.send({ type: 'event', event, payload }));
+  let stopping: Promise<void> | null = null;
+  await new Promise<void>((done) => {
+    options.onMessage((message) => {
+      if (message.type === 'shutdown') {
+        stopping ??= host
+          .close()
+          .then(() => host.engine.close())
+          .finally(done);
+        return;
+      }
+      void host
+        .invoke(message.name, message.input)
+        .then((result) => options.send({ type: 'result', id: message.id, result }));
+    });
+    options.send({ type: 'ready' });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Starts the engine in an Electron utilityProcess and relays calls to it, so SQLite, extraction
+ * and embedding never block the window or the IPC loop. If the engine process cannot start or
+ * dies, every pending and later call gets `engine-unavailable` and the window shows why.
+ */
+import { join } from 'node:path';
+import { type UtilityProcess, utilityProcess } from 'electron';
+import type { EngineMessage, MainMessage } from '../engine/api/messages.ts';
+import type { BridgeResult } from '../shared/api/bridge.ts';
+import type { EventName } from '../shared/api/events.ts';
+
+type Pending = (result: BridgeResult) => void;
+
+export class EngineProcess {
+  private child: UtilityProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private dead: string | null = null;
+  private readonly ready: Promise<void>;
+
+  constructor(
+    entryDir: string,
+    env: { home: string; version: string },
+    private readonly onEvent: (event: EventName, payload: unknown) => void,
+  ) {
+    this.ready = new Promise((resolve) => {
+      const child = utilityProcess.fork(join(entryDir, 'engine-host.js'), [], {
+        serviceName: 'Org Brain engine',
+        stdio: 'inherit',
+        env: { ...process.env, BRAIN_HOME: env.home, BRAIN_APP_VERSION: env.version },
+      });
+      this.child = child;
+      child.on('message', (message: EngineMessage) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'fatal')
+          this.fail(`The engine could not start: ${message.message}`), resolve();
+        else if (message.type === 'result') this.pending.get(message.id)?.(message.result as BridgeResult);
+        else if (message.type === 'event') this.onEvent(message.event, message.payload);
+        if (message.type === 'result') this.pending.delete(message.id);
+      });
+      child.on('exit', (code) => {
+        this.fail(`The engine process stopped (exit code ${code}).`);
+        resolve();
+      });
+    });
+  }
+
+  private fail(reason: string): void {
+    this.dead ??= reason;
+    for (const [id, done] of this.pending) {
+      done({ ok: false, error: { code: 'engine-unavailable', message: reason } });
+      this.pending.delete(id);
+    }
+  }
+
+  async invoke(name: string, input: unknown): Promise<BridgeResult> {
+    await this.ready;
+    if (this.dead || !this.child) {
+      return {
+        ok: false,
+        error: { code: 'engine-unavailable', message: this.dead ?? 'The engine is not running.' },
+      };
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.child?.postMessage({ type: 'invoke', id, name, input } satisfies MainMessage);
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child || this.dead) return;
+    const child = this.child;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        resolve();
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.postMessage({ type: 'shutdown' } satisfies MainMessage);
+    });
+  }
+}

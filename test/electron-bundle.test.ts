@@ -1,0 +1,68 @@
+/**
+ * The Electron bundles as built by `electron-vite build` (CI builds before testing): the engine
+ * process entry runs with a stand-in for Electron's `process.parentPort`, opens a workspace,
+ * indexes a PDF through the bundled extraction worker and answers over the message protocol.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { buildPdf } from './ingest-helpers/build-pdf.ts';
+
+const ENTRY = resolve('out/main/engine-host.js');
+
+const HARNESS = `
+const { parentPort, workerData } = require('node:worker_threads');
+process.env.BRAIN_HOME = workerData.home;
+process.env.BRAIN_MODEL_DIR = workerData.noModel;
+process.parentPort = {
+  on: (event, listener) => parentPort.on('message', (data) => listener({ data })),
+  postMessage: (message) => parentPort.postMessage(message),
+};
+import(workerData.entry);
+`;
+
+describe.runIf(existsSync(ENTRY))('built engine process', () => {
+  it('starts, indexes a PDF with the bundled worker and answers calls', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'brain-bundle-'));
+    const pdf = join(root, 'minutes.pdf');
+    writeFileSync(pdf, buildPdf([['Board minutes', 'The board approved the Lisbon office lease.']]));
+    const worker = new Worker(HARNESS, {
+      eval: true,
+      workerData: { entry: `file://${ENTRY}`, home: join(root, 'home'), noModel: join(root, 'no-model') },
+    });
+    const messages: { type: string; id?: number; result?: unknown; event?: string; payload?: unknown }[] = [];
+    worker.on('message', (m) => messages.push(m));
+    worker.on('error', (e) => console.error('worker error', e));
+    const waitFor = async (pred: (m: (typeof messages)[number]) => boolean) => {
+      for (let i = 0; i < 400; i++) {
+        const hit = messages.find(pred);
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`timed out; got ${JSON.stringify(messages.map((m) => m.type))}`);
+    };
+    try {
+      await waitFor((m) => m.type === 'ready');
+      worker.postMessage({ type: 'invoke', id: 1, name: 'files.add', input: { paths: [pdf] } });
+      await waitFor((m) => m.id === 1);
+      worker.postMessage({ type: 'invoke', id: 2, name: 'files.index', input: {} });
+      await waitFor(
+        (m) => m.event === 'index.progress' && (m.payload as { phase: string }).phase === 'indexed',
+      );
+      worker.postMessage({ type: 'invoke', id: 3, name: 'search.query', input: { q: 'Lisbon lease' } });
+      const found = (await waitFor((m) => m.id === 3)).result as {
+        ok: boolean;
+        data: { hits: { citation: { page: number } }[] };
+      };
+      expect(found.ok).toBe(true);
+      expect(found.data.hits[0]?.citation.page).toBe(1);
+      worker.postMessage({ type: 'shutdown' });
+      await new Promise((r) => worker.once('exit', r));
+    } finally {
+      await worker.terminate();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
