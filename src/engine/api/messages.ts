@@ -33,11 +33,13 @@ export async function serveMessages(options: ServeOptions): Promise<void> {
     return;
   }
   host.on((event, payload) => options.send({ type: 'event', event, payload }));
-  let stopping: Promise<void> | null = null;
+  let stopping = false;
   await new Promise<void>((done) => {
     options.onMessage((message) => {
       if (message.type === 'shutdown') {
-        stopping ??= host
+        if (stopping) return;
+        stopping = true;
+        void host
           .close()
           .then(() => host.engine.close())
           .finally(done);
