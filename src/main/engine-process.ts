@@ -32,11 +32,15 @@ export class EngineProcess {
       this.child = child;
       child.on('message', (message: EngineMessage) => {
         if (message.type === 'ready') resolve();
-        else if (message.type === 'fatal')
-          this.fail(`The engine could not start: ${message.message}`), resolve();
-        else if (message.type === 'result') this.pending.get(message.id)?.(message.result as BridgeResult);
-        else if (message.type === 'event') this.onEvent(message.event, message.payload);
-        if (message.type === 'result') this.pending.delete(message.id);
+        if (message.type === 'fatal') {
+          this.fail(`The engine could not start: ${message.message}`);
+          resolve();
+        }
+        if (message.type === 'event') this.onEvent(message.event, message.payload);
+        if (message.type === 'result') {
+          this.pending.get(message.id)?.(message.result as BridgeResult);
+          this.pending.delete(message.id);
+        }
       });
       child.on('exit', (code) => {
         this.fail(`The engine process stopped (exit code ${code}).`);
