@@ -1,0 +1,139 @@
+/** `brain serve`: the browser host, as a browser and as an attacker on the same machine see it. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let child: ChildProcess;
+let root: string;
+let base: string;
+let token: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'brain-serve-'));
+  child = spawn('node', [resolve('bin/brain.mjs'), '--home', join(root, 'home'), 'serve', '--port', '0'], {
+    env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Org Brain is running at (\S+)/.exec(out);
+      if (m?.[1]) done(m[1]);
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const parsed = new URL(url);
+  base = parsed.origin;
+  token = parsed.hash.replace('#token=', '');
+}, 120_000);
+
+afterAll(() => {
+  child.kill('SIGTERM');
+  rmSync(root, { recursive: true, force: true });
+});
+
+const invoke = (name: string, input?: unknown, auth = true) =>
+  fetch(`${base}/api/invoke/${name}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: `Bearer ${token}` } : {}) },
+    body: input === undefined ? undefined : JSON.stringify(input),
+  });
+
+const upload = (name: string, bytes: Uint8Array, path = name) =>
+  fetch(`${base}/api/upload?name=${encodeURIComponent(name)}&path=${encodeURIComponent(path)}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: bytes,
+  });
+
+/** A raw request with a chosen Host header (fetch will not let us set it). */
+function withHost(host: string): Promise<number> {
+  const { port } = new URL(base);
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', headers: { Host: host } }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('brain serve', () => {
+  it('serves the app with the strict CSP and binds to 127.0.0.1 only', async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await res.text()).toContain('<div id="root">');
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('refuses calls without the token and requests for other hosts', async () => {
+    expect((await invoke('app.info', undefined, false)).status).toBe(403);
+    expect(await withHost('evil.example')).toBe(403);
+    expect(await withHost(new URL(base).host)).toBe(200);
+    const traversal = await fetch(`${base}/..%2f..%2fpackage.json`);
+    expect(await traversal.text()).not.toContain('"name": "org-brain"');
+  });
+
+  it('answers contract calls and validates their input', async () => {
+    const info = (await (await invoke('app.info')).json()) as { ok: boolean; data: { user: string } };
+    expect(info).toMatchObject({ ok: true, data: { user: 'tester' } });
+    const bad = await invoke('files.list', { limit: 100000 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'validation-failed' } });
+    expect((await invoke('no.such')).status).toBe(404);
+  });
+
+  it('takes uploads, refuses unsupported and oversized ones with reasons, and streams progress events', async () => {
+    const events: string[] = [];
+    const controller = new AbortController();
+    const stream = fetch(`${base}/api/events?token=${token}`, { signal: controller.signal }).then(
+      async (res) => {
+        const reader = res.body?.getReader();
+        const decoder = new TextDecoder();
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) return;
+          events.push(decoder.decode(chunk.value));
+        }
+      },
+    );
+    const md = await upload(
+      'policy.md',
+      new TextEncoder().encode('# Leave\n\nParental leave is 20 weeks.\n'),
+      'hr/policy.md',
+    );
+    expect(await md.json()).toMatchObject({
+      ok: true,
+      data: { added: [{ label: 'policy.md', path: 'hr/policy.md' }] },
+    });
+    const png = await upload('logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]));
+    expect(await png.json()).toMatchObject({
+      ok: true,
+      data: { refused: [{ reason: expect.stringMatching(/unsupported/) }] },
+    });
+    const big = await upload('huge.txt', new Uint8Array(101 * 1024 * 1024));
+    expect(await big.json()).toMatchObject({
+      ok: true,
+      data: { refused: [{ reason: 'too large: 101.0 MB (the limit is 100 MB)' }] },
+    });
+    await invoke('files.index', {});
+    for (let i = 0; i < 100 && !events.join('').includes('"phase":"indexed"'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await stream.catch(() => undefined);
+    expect(events.join('')).toContain('event: index.progress');
+    expect(events.join('')).toContain('"phase":"indexed"');
+    const chat = (await (await invoke('chat.send', { message: 'how long is parental leave?' })).json()) as {
+      data: { answer: { modelOff: boolean; passages: { text: string; highlights: unknown[] }[] } };
+    };
+    expect(chat.data.answer.modelOff).toBe(true);
+    expect(chat.data.answer.passages[0]?.text).toContain('Parental leave is 20 weeks.');
+    expect(chat.data.answer.passages[0]?.highlights.length).toBeGreaterThan(0);
+  });
+});
