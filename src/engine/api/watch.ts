@@ -132,6 +132,8 @@ export class FolderWatcher {
       this.hooks.onError(row.path, (err as Error).message);
     });
     this.watchers.set(row.path, watcher);
+    // Changes made after add() returns must be seen: wait until the watcher is listening.
+    await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   }
 
   private report(change: { added: string[]; changed: string[]; removed: string[] }): void {
