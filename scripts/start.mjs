@@ -15,8 +15,8 @@ const require = createRequire(import.meta.url);
 const BUILD_OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 
 const NO_ELECTRON_MESSAGE =
-  'The Electron binary is not installed on this machine (it could not be downloaded), so the desktop ' +
-  'window cannot open. Showing the workspace status from the CLI instead; `npx brain --help` lists commands.';
+  'The Electron binary is not installed on this machine and could not be downloaded, so the desktop ' +
+  'window cannot open. Serving the same app in your browser instead (`npx brain --help` lists the CLI).';
 
 /** The Electron executable, or null when the binary was not downloaded. */
 function resolveElectronBinary() {
@@ -49,8 +49,34 @@ function run(command, args, env = process.env) {
   });
 }
 
+/**
+ * `npm install` leaves Electron's download script out (it cannot run on every machine); the first
+ * `npm start` tries it once, quietly, and the browser takes over when it fails.
+ */
+async function tryDownloadElectron() {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return null;
+  let installer;
+  try {
+    installer = join(dirname(require.resolve('electron/package.json')), 'install.js');
+  } catch {
+    return null;
+  }
+  if (!existsSync(installer)) return null;
+  console.log('Fetching the Electron binary (first start only)…');
+  const code = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [installer], { cwd: root, stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGTERM'), 120_000);
+    child.on('error', () => resolve(1));
+    child.on('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c ?? 1);
+    });
+  });
+  return code === 0 ? resolveElectronBinary() : null;
+}
+
 async function main() {
-  const electron = resolveElectronBinary();
+  const electron = resolveElectronBinary() ?? (await tryDownloadElectron());
 
   if (!electron) {
     console.log(NO_ELECTRON_MESSAGE);
@@ -59,7 +85,7 @@ async function main() {
       console.error('The CLI (bin/brain.mjs) is missing from this checkout.');
       return 1;
     }
-    return run(process.execPath, [cli, 'status']);
+    return run(process.execPath, [cli, 'serve', ...process.argv.slice(2)]);
   }
 
   if (BUILD_OUTPUTS.some((file) => !existsSync(join(root, file)))) {
