@@ -1,7 +1,9 @@
 /** `brain`: the command line over the engine. */
 import { Command, CommanderError } from 'commander';
+import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
 import { registerIndex } from './commands/index-cmd.ts';
+import { registerMcp } from './commands/mcp.ts';
 import { registerMembers } from './commands/members.ts';
 import { registerModel } from './commands/model.ts';
 import { registerRead } from './commands/read.ts';
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMembers(program);
   registerModel(program);
+  registerMcp(program);
+  registerActivity(program);
   return program;
 }
 

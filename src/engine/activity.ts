@@ -102,7 +102,12 @@ function toEntry(row: Row, labels: Map<string, string>): ActivityEntry {
   const label = (id: string) => labels.get(id) ?? null;
   if (row.event === 'inject') {
     const d = data as InjectEventData;
-    const items = (d.injected ?? []).map((i) => ({ id: i.id, label: label(i.id), score: i.score, isAnchor: i.isAnchor }));
+    const items = (d.injected ?? []).map((i) => ({
+      id: i.id,
+      label: label(i.id),
+      score: i.score,
+      isAnchor: i.isAnchor,
+    }));
     const spoke = items.length > 0;
     const summary = spoke
       ? `spoke: ${items.length} item${items.length === 1 ? '' : 's'}, ${d.tokens} tokens for ${quoted(d.query)}`

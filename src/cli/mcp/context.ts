@@ -20,7 +20,10 @@ export type AgentContext = {
 const NAME_RE = /[^A-Za-z0-9._-]+/g;
 
 export function cleanAgentName(name: string | undefined): string | undefined {
-  const clean = (name ?? '').replace(NAME_RE, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  const clean = (name ?? '')
+    .replace(NAME_RE, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
   return clean || undefined;
 }
 

@@ -42,12 +42,13 @@ function tiny(): Embedder {
 
 async function startOwner(embedder: Embedder, token = 'secret-token'): Promise<number> {
   const handler = serveEmbeddings(embedder, { token });
-  server = createServer((req, res) => {
+  const s = createServer((req, res) => {
     if (req.url === EMBED_PATH) void handler(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return (server?.address() as AddressInfo).port;
+  server = s;
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return (s.address() as AddressInfo).port;
 }
 
 describe('owner file', () => {

@@ -99,9 +99,13 @@ function hostnameOf(value: string): string | null {
  * browser sends one, is a local http origin, and the bearer token matches. Returns an HTTP status
  * and message to refuse with, or null when the request may go on.
  */
-export function refuseUnlessLocal(req: IncomingMessage, token: string): { status: number; message: string } | null {
+export function refuseUnlessLocal(
+  req: IncomingMessage,
+  token: string,
+): { status: number; message: string } | null {
   const host = hostnameOf(req.headers.host ?? '');
-  if (!host || !LOCAL_HOSTS.has(host)) return { status: 403, message: 'Host must be 127.0.0.1 or localhost.' };
+  if (!host || !LOCAL_HOSTS.has(host))
+    return { status: 403, message: 'Host must be 127.0.0.1 or localhost.' };
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let ok = false;

@@ -28,5 +28,6 @@ CREATE TABLE watched_folders (
 
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
-CREATE INDEX items_files_label ON items (storage_kind, label);
+CREATE INDEX items_file_label ON items (label) WHERE storage_kind = 'file';
+CREATE INDEX items_file_kind ON items (file_id, storage_kind);
 `;

@@ -1,0 +1,226 @@
+/**
+ * `npm run bench`: search speed, indexing throughput and retrieval quality, printed as tables
+ * beside baselines and references measured in the same run, and written to
+ * bench/results/latest.json. Figures, never timed assertions. See bench/README.md.
+ *
+ *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
+ *   --million              also 1M sections
+ *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
+ *   --only speed|index|quality
+ *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
+ */
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type IndexingResult, runIndexing } from './indexing.ts';
+import { type QualityResult, runQuality } from './quality.ts';
+import { runSpeed, type SpeedResult } from './speed.ts';
+import { printTable, round } from './util.ts';
+
+type Args = { sizes: number[]; quick: boolean; only: string | null; keep: boolean };
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { sizes: [10_000, 100_000], quick: false, only: null, keep: false };
+  let million = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--sizes')
+      args.sizes = (argv[++i] ?? '')
+        .split(',')
+        .map((s) => Number(s.replace(/_/g, '')))
+        .filter((n) => n > 0);
+    else if (a === '--million') million = true;
+    else if (a === '--quick') args.quick = true;
+    else if (a === '--keep') args.keep = true;
+    else if (a === '--only') args.only = argv[++i] ?? null;
+    else if (a === '--help' || a === '-h') {
+      console.log(
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|index|quality] [--keep]',
+      );
+      process.exit(0);
+    } else {
+      console.error(`unknown argument ${a}`);
+      process.exit(2);
+    }
+  }
+  if (args.quick) args.sizes = [2_000];
+  if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
+  if (args.only && !['speed', 'index', 'quality'].includes(args.only)) {
+    console.error('--only takes speed, index or quality');
+    process.exit(2);
+  }
+  return args;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const log = (m: string) => console.log(m);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const results = join(here, 'results');
+  mkdirSync(results, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'brain-bench-'));
+  const corpora = args.keep ? join(results, 'corpora') : join(scratch, 'corpora');
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGb: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  console.log(
+    `Org Brain bench: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}`,
+  );
+  const out: {
+    at: string;
+    machine: typeof machine;
+    args: Args;
+    speed?: SpeedResult[];
+    indexing?: IndexingResult;
+    quality?: QualityResult;
+  } = { at: new Date().toISOString(), machine, args };
+  const save = () => writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
+
+  try {
+    if (!args.only || args.only === 'speed') {
+      out.speed = [];
+      for (const sections of args.sizes) {
+        out.speed.push(runSpeed({ sections, queries: args.quick ? 40 : 200, dir: corpora, log }));
+        save();
+      }
+      printSpeed(out.speed);
+    }
+    if (!args.only || args.only === 'index') {
+      out.indexing = await runIndexing({
+        dir: join(scratch, 'index'),
+        markdownMb: args.quick ? 3 : 30,
+        pdfCopies: args.quick ? 1 : 2,
+        log,
+      });
+      save();
+      printIndexing(out.indexing);
+    }
+    if (!args.only || args.only === 'quality') {
+      out.quality = await runQuality({
+        dir: join(scratch, 'quality'),
+        modelDir: process.env.BRAIN_MODEL_DIR || undefined,
+        maxQueries: args.quick ? 30 : undefined,
+        log,
+      });
+      save();
+      printQuality(out.quality);
+    }
+  } finally {
+    save();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  console.log(`\nwrote ${join(results, 'latest.json')}`);
+}
+
+function printSpeed(runs: readonly SpeedResult[]): void {
+  printTable(
+    'Search speed: whole search() = 6 streams + fusion, query embedding excluded (ms)',
+    [
+      'sections',
+      'items',
+      'queries',
+      'p50',
+      'p95',
+      'target p95',
+      'kw 3 streams p50/p95',
+      'vec 3 streams p50/p95',
+      'mirror load',
+    ],
+    runs.map((r) => [
+      r.sections,
+      r.items,
+      r.queries,
+      r.search.p50,
+      r.search.p95,
+      r.sections >= 1_000_000 ? '<= 150' : r.sections >= 100_000 ? '<= 30' : '',
+      `${r.keywordStreams.p50} / ${r.keywordStreams.p95}`,
+      `${r.vectorStreams.p50} / ${r.vectorStreams.p95}`,
+      r.mirrorLoadMs,
+    ]),
+  );
+  printTable(
+    'Baselines on the same data (ms)',
+    [
+      'sections',
+      'vec0 float KNN p50/p95',
+      'FTS5 OR p50/p95',
+      'memcpy N x 384 f32',
+      'JS dot scan N x 384',
+      'search p95 / vec0 p50',
+    ],
+    runs.map((r) => [
+      r.sections,
+      `${r.baselines.vec0FloatKnn.p50} / ${r.baselines.vec0FloatKnn.p95}`,
+      `${r.baselines.fts5Or.p50} / ${r.baselines.fts5Or.p95}`,
+      r.baselines.memoryPassMs,
+      r.baselines.jsDotScanMs,
+      round(r.search.p95 / r.baselines.vec0FloatKnn.p50),
+    ]),
+  );
+  printTable(
+    'Fast streams vs exact streams (section stream, top 50)',
+    ['sections', 'vector recall@50', 'keyword overlap@50', 'queries'],
+    runs.map((r) => [r.sections, r.recall.vectorAt50, r.recall.keywordAt50, r.recall.vectorQueries]),
+  );
+}
+
+function printIndexing(r: IndexingResult): void {
+  const rows: unknown[][] = [
+    [
+      'Markdown',
+      r.markdown.files,
+      `${r.markdown.mb} MB`,
+      r.markdown.sections,
+      r.markdown.failed,
+      r.markdown.addSeconds,
+      r.markdown.indexSeconds,
+      `${r.markdown.mbPerSecond} MB/s`,
+      '>= 5 MB/s',
+    ],
+  ];
+  if (r.pdf) {
+    rows.push([
+      'PDF',
+      r.pdf.files,
+      `${r.pdf.pages} pages`,
+      r.pdf.sections,
+      r.pdf.failed,
+      r.pdf.addSeconds,
+      r.pdf.indexSeconds,
+      `${r.pdf.pagesPerSecond} pages/s`,
+      '',
+    ]);
+  }
+  printTable(
+    'Indexing throughput (engine.add + engine.index, model off)',
+    ['input', 'files', 'size', 'sections', 'failed', 'add s', 'index s', 'throughput', 'target'],
+    rows,
+  );
+}
+
+function printQuality(r: QualityResult): void {
+  printTable(
+    `SciFact (${r.docs} docs, ${r.queries} test queries, k = 100; ${r.modelNote})`,
+    ['mode', 'nDCG@10', 'Recall@100', 'ms/query', 'reference nDCG@10'],
+    [
+      ...r.scores.map((s) => [
+        s.mode,
+        s.ndcg10,
+        s.recall100,
+        s.msPerQuery,
+        s.mode === 'keyword' ? 'target >= 0.68' : s.mode === 'vector' ? 'MiniLM-L6-v2 0.645' : 'RRF ~0.714',
+      ]),
+      ['ref: BM25 (BEIR / Anserini)', '0.665-0.679', '0.925', '', ''],
+      ['ref: SQLite FTS5 porter, here', '0.687', '0.9253', '', ''],
+    ],
+  );
+}
+
+await main();

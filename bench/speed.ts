@@ -1,0 +1,187 @@
+/**
+ * Part 1, search speed: the whole six-stream search() of search.ts on a generated corpus, with a
+ * precomputed random query vector (query embedding excluded), beside baselines measured in the
+ * same run on the same data: a plain vec0 float32 KNN (no filters), a plain FTS5 OR query of the
+ * same words, and a memory pass over N x 384 float32. Also checks the fast streams against exact
+ * ones (recall@50).
+ */
+
+import { vecBlob } from '../src/engine/items.ts';
+import { ftsQuery, queryTerms } from '../src/engine/search/keyword.ts';
+import { keywordStream, type Stream, search, vectorStream } from '../src/engine/search/search.ts';
+import { forgetMirror } from '../src/engine/search/vector-stream.ts';
+import { EMBED_DIM, STREAM_ROWS } from '../src/shared/constants.ts';
+import { BENCH_MODEL, buildCorpus, READER_SCOPES } from './corpus.ts';
+import { gaussian, type Latency, latency, randomUnitVector, rng, round, zipfSampler } from './util.ts';
+
+export type SpeedResult = {
+  sections: number;
+  items: number;
+  buildSeconds: number;
+  queries: number;
+  search: Latency;
+  keywordStreams: Latency;
+  vectorStreams: Latency;
+  mirrorLoadMs: number;
+  baselines: { vec0FloatKnn: Latency; fts5Or: Latency; memoryPassMs: number; jsDotScanMs: number };
+  recall: { vectorAt50: number; keywordAt50: number; vectorQueries: number };
+};
+
+type Query = { text: string; vector: Float32Array };
+
+function makeQueries(vocab: readonly string[], count: number, seed: number): Query[] {
+  const rand = rng(seed);
+  const normal = gaussian(rand);
+  const zipf = zipfSampler(vocab.length, 1.05, rand);
+  return Array.from({ length: count }, () => {
+    const n = 3 + Math.floor(rand() * 6);
+    const words: string[] = [];
+    // About a third of the words are drawn by frequency (so common words appear), the rest uniformly.
+    for (let i = 0; i < n; i++)
+      words.push(vocab[rand() < 0.35 ? zipf() : Math.floor(rand() * vocab.length)] ?? 'x');
+    return { text: words.join(' '), vector: randomUnitVector(normal, EMBED_DIM) };
+  });
+}
+
+function timeEach<T>(items: readonly T[], fn: (item: T) => unknown): Latency {
+  const samples: number[] = [];
+  for (const item of items) {
+    const t = performance.now();
+    fn(item);
+    samples.push(performance.now() - t);
+  }
+  return latency(samples);
+}
+
+/** Reads N x 384 float32 once (a copy into a preallocated buffer): the memory-bandwidth floor. */
+function memoryPass(n: number): { copyMs: number; dotMs: number } {
+  const src = new Float32Array(n * EMBED_DIM);
+  for (let i = 0; i < src.length; i += 97) src[i] = i % 7;
+  const dst = new Float32Array(src.length);
+  dst.set(src); // warm: page in both buffers
+  let copyMs = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 3; r++) {
+    const t = performance.now();
+    dst.set(src);
+    copyMs = Math.min(copyMs, performance.now() - t);
+  }
+  const q = new Float32Array(EMBED_DIM).fill(0.05);
+  const out = new Float32Array(n);
+  let dotMs = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 2; r++) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const o = i * EMBED_DIM;
+      for (let d = 0; d < EMBED_DIM; d++) s += src[o + d]! * q[d]!;
+      out[i] = s;
+    }
+    dotMs = Math.min(dotMs, performance.now() - t);
+  }
+  return { copyMs: round(copyMs), dotMs: round(dotMs) };
+}
+
+export function runSpeed(options: {
+  sections: number;
+  queries: number;
+  dir: string;
+  log: (m: string) => void;
+}): SpeedResult {
+  const { sections, log } = options;
+  log(`\n[speed] corpus of ${sections.toLocaleString()} sections`);
+  const t0 = performance.now();
+  const corpus = buildCorpus({ sections, dir: options.dir, log });
+  const buildSeconds = round((performance.now() - t0) / 1000, 1);
+  const db = corpus.db;
+  const items = (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n;
+  const scopes = [...READER_SCOPES];
+  const queries = makeQueries(corpus.vocab, options.queries, 1234);
+  const warm = makeQueries(corpus.vocab, 10, 99);
+  const qv = (q: Query) => ({ vector: q.vector, model: BENCH_MODEL });
+
+  // Cold start of the vector mirror (first search after opening the database).
+  forgetMirror(db);
+  const tm = performance.now();
+  vectorStream(db, qv(warm[0]!), 'section', scopes);
+  vectorStream(db, qv(warm[0]!), 'file', scopes);
+  vectorStream(db, qv(warm[0]!), 'note', scopes);
+  const mirrorLoadMs = round(performance.now() - tm);
+  for (const q of warm) search(db, q.text, { scopes, maxK: 100, k: 10, queryVector: qv(q) });
+
+  log('  timing search()');
+  const searchLat = timeEach(queries, (q) =>
+    search(db, q.text, { scopes, maxK: 100, k: 10, queryVector: qv(q) }),
+  );
+  const streams: Stream[] = ['file', 'section', 'note'];
+  // Keyword streams of one search share one query; a new query text per timing defeats that cache.
+  const keywordLat = timeEach(queries, (q) => {
+    for (const s of streams) keywordStream(db, `${q.text} `, s, scopes);
+  });
+  const vectorLat = timeEach(queries, (q) => {
+    for (const s of streams) vectorStream(db, qv(q), s, scopes);
+  });
+
+  log('  timing baselines');
+  const plainVec = db.prepare(
+    `SELECT item_rowid FROM vec_items WHERE embedding MATCH ? AND k = ${STREAM_ROWS}`,
+  );
+  const vec0FloatKnn = timeEach(queries.slice(0, 50), (q) => plainVec.all(vecBlob(q.vector)));
+  const plainFts = db.prepare(
+    `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rank LIMIT ${STREAM_ROWS}`,
+  );
+  const fts5Or = timeEach(queries, (q) => {
+    const terms = queryTerms(q.text);
+    if (terms.length > 0) plainFts.all(ftsQuery(terms));
+  });
+  const mem = memoryPass(sections);
+
+  log('  checking recall against exact streams');
+  const exactVec = db.prepare(
+    `SELECT item_rowid AS rowid FROM vec_items WHERE embedding MATCH ? AND k = ${STREAM_ROWS} AND stream = ?
+       AND model = ? AND scope IN (SELECT value FROM json_each(?)) ORDER BY distance`,
+  );
+  const exactKw = db.prepare(
+    `SELECT i.rowid AS rowid FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+     WHERE items_fts MATCH ? AND i.storage_kind = ? AND i.scope IN (SELECT value FROM json_each(?))
+       AND i.retired_at IS NULL AND i.indexed = 1
+     ORDER BY bm25(items_fts, 2.0, 1.0) LIMIT ${STREAM_ROWS}`,
+  );
+  const overlap = (got: readonly number[], want: readonly number[]) => {
+    if (want.length === 0) return 1;
+    const g = new Set(got);
+    return want.filter((x) => g.has(x)).length / want.length;
+  };
+  const sample = queries.slice(0, 40);
+  let vecRecall = 0;
+  let kwRecall = 0;
+  for (const q of sample) {
+    const want = (
+      exactVec.all(vecBlob(q.vector), 'section', BENCH_MODEL, JSON.stringify(scopes)) as { rowid: number }[]
+    ).map((r) => Number(r.rowid));
+    vecRecall += overlap(vectorStream(db, qv(q), 'section', scopes), want);
+    const terms = queryTerms(q.text);
+    const wantKw = terms.length
+      ? (exactKw.all(ftsQuery(terms), 'section', JSON.stringify(scopes)) as { rowid: number }[]).map(
+          (r) => r.rowid,
+        )
+      : [];
+    kwRecall += overlap(keywordStream(db, q.text, 'section', scopes), wantKw);
+  }
+  db.close();
+  return {
+    sections,
+    items,
+    buildSeconds,
+    queries: queries.length,
+    search: searchLat,
+    keywordStreams: keywordLat,
+    vectorStreams: vectorLat,
+    mirrorLoadMs,
+    baselines: { vec0FloatKnn, fts5Or, memoryPassMs: mem.copyMs, jsDotScanMs: mem.dotMs },
+    recall: {
+      vectorAt50: round(vecRecall / sample.length, 3),
+      keywordAt50: round(kwRecall / sample.length, 3),
+      vectorQueries: sample.length,
+    },
+  };
+}

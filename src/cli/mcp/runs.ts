@@ -1,0 +1,65 @@
+/**
+ * `brain_run_end`: an agent hands in the end of its run. Stored in `runs` for the write-back pass
+ * of a later issue, which takes runs in `pending` (succeeded or blocked: DESIGN.md section 8);
+ * failed and cancelled runs are kept as `skipped`. Ending the same run again replaces what it
+ * handed in as long as write-back has not started on it; after that it is a conflict.
+ */
+import type { Db } from '../../engine/db/driver.ts';
+import { writeTx } from '../../engine/db/driver.ts';
+import { AppError } from '../../shared/errors.ts';
+
+export const RUN_STATUSES = ['succeeded', 'blocked', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type RunEnd = {
+  run: string;
+  workspaceId: string;
+  user: string;
+  agent: string;
+  status: RunStatus;
+  workProducts: string;
+  startedAt: string | null;
+};
+
+export type RunRecord = {
+  run: string;
+  status: RunStatus;
+  writeback: 'pending' | 'skipped';
+  replaced: boolean;
+};
+
+export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
+  const writeback = end.status === 'succeeded' || end.status === 'blocked' ? 'pending' : 'skipped';
+  const now = new Date().toISOString();
+  return writeTx(db, () => {
+    const prev = db.prepare('SELECT user_id, writeback_state FROM runs WHERE id = ?').get(end.run) as
+      | { user_id: string; writeback_state: string }
+      | undefined;
+    if (prev && prev.user_id !== end.user) {
+      throw new AppError('conflict', `Run ${end.run} was ended by another user; use your own run id.`);
+    }
+    if (prev && prev.writeback_state !== 'pending' && prev.writeback_state !== 'skipped') {
+      throw new AppError('conflict', `Run ${end.run} is already with write-back (${prev.writeback_state}).`);
+    }
+    db.prepare(
+      `INSERT INTO runs (id, workspace_id, user_id, agent, status, work_products, writeback_state, started_at,
+         ended_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET agent = excluded.agent, status = excluded.status,
+         work_products = excluded.work_products, writeback_state = excluded.writeback_state,
+         ended_at = excluded.ended_at, updated_at = excluded.updated_at`,
+    ).run(
+      end.run,
+      end.workspaceId,
+      end.user,
+      end.agent,
+      end.status,
+      end.workProducts,
+      writeback,
+      end.startedAt,
+      now,
+      now,
+    );
+    return { run: end.run, status: end.status, writeback, replaced: prev !== undefined };
+  });
+}
