@@ -112,7 +112,9 @@ describe('index and read', () => {
     expect((await engine.search('trains trips hours')).hits.find((h) => h.id === travel.id)).toBeUndefined();
     expect((await engine.search('rotate keys')).hits[0]?.label).toBe('Team Handbook > Security');
     const billing = engine.db
-      .prepare("SELECT id, retired_at, superseded_by FROM items WHERE label = 'Team Handbook > Billing' ORDER BY rowid")
+      .prepare(
+        "SELECT id, retired_at, superseded_by FROM items WHERE label = 'Team Handbook > Billing' ORDER BY rowid",
+      )
       .all() as { id: string; retired_at: string | null; superseded_by: string | null }[];
     expect(billing).toHaveLength(2);
     expect(billing[0]?.retired_at).not.toBeNull();

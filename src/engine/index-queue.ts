@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EMBED_BATCH } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
-import { type Db, writeTx } from './db/driver.ts';
+import { type Db, stmt, writeTx } from './db/driver.ts';
 import { type IndexContext, indexFile, markFailed } from './indexer.ts';
 import { getRow, type ItemRow, vecUpsert } from './items.ts';
 import { claim, enqueue, finish, heartbeat } from './jobs.ts';
@@ -25,11 +25,10 @@ const BEAT_MS = 10_000;
 function targets(ctx: QueueContext, ids: readonly string[]): ItemRow[] {
   if (ids.length === 0) {
     return (
-      ctx.db
-        .prepare(
-          "SELECT * FROM items WHERE storage_kind = 'file' AND indexed = 0 AND retired_at IS NULL ORDER BY rowid",
-        )
-        .all() as ItemRow[]
+      stmt(
+        ctx.db,
+        "SELECT * FROM items WHERE storage_kind = 'file' AND indexed = 0 AND retired_at IS NULL ORDER BY rowid",
+      ).all() as ItemRow[]
     ).filter((r) => canSee(ctx.scopes, r.scope));
   }
   return ids.map((id) => {
@@ -119,9 +118,10 @@ async function runJob(ctx: IndexContext, jobId: number, itemId: string, label: s
 }
 
 function openJobsFor(db: Db, wanted: ReadonlySet<string>): boolean {
-  const open = db
-    .prepare("SELECT item_id FROM jobs WHERE kind = 'index' AND state IN ('queued','running')")
-    .all() as {
+  const open = stmt(
+    db,
+    "SELECT item_id FROM jobs WHERE kind = 'index' AND state IN ('queued','running')",
+  ).all() as {
     item_id: string;
   }[];
   return open.some((j) => wanted.has(j.item_id));
@@ -133,11 +133,10 @@ function report(db: Db, files: readonly ItemRow[]): Omit<IndexReport, 'embedded'
     const row = getRow(db, f.id);
     if (!row) continue;
     if (row.indexed === 1 && row.index_error === null) {
-      const n = db
-        .prepare(
-          "SELECT COUNT(*) AS n FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL",
-        )
-        .get(row.id) as { n: number };
+      const n = stmt(
+        db,
+        "SELECT COUNT(*) AS n FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL",
+      ).get(row.id) as { n: number };
       out.indexed.push({ id: row.id, label: row.label, sections: n.n });
     } else {
       out.failed.push({ id: row.id, label: row.label, reason: row.index_error ?? 'not indexed' });
@@ -154,17 +153,16 @@ export async function embedMissing(
   if (ctx.embedder.state().status !== 'on') return 0;
   const model = ctx.embedder.modelId();
   if (!model) return 0;
-  const missing = ctx.db
-    .prepare(
-      `SELECT rowid FROM items WHERE indexed = 1 AND retired_at IS NULL
+  const missing = stmt(
+    ctx.db,
+    `SELECT rowid FROM items WHERE indexed = 1 AND retired_at IS NULL
        AND (embedded_model IS NULL OR embedded_model != ?) ORDER BY rowid`,
-    )
-    .all(model) as { rowid: number }[];
+  ).all(model) as { rowid: number }[];
   let done = 0;
   for (let i = 0; i < missing.length; i += EMBED_BATCH) {
     const rows = missing
       .slice(i, i + EMBED_BATCH)
-      .map((m) => ctx.db.prepare('SELECT * FROM items WHERE rowid = ?').get(m.rowid) as ItemRow | undefined)
+      .map((m) => stmt(ctx.db, 'SELECT * FROM items WHERE rowid = ?').get(m.rowid) as ItemRow | undefined)
       .filter((r): r is ItemRow => r !== undefined);
     let vectors: Float32Array[];
     try {

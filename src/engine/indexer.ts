@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../shared/errors.ts';
 import type { FileFormat } from '../shared/types.ts';
 import type { BlobStore } from './blobs.ts';
-import { type Db, writeTx } from './db/driver.ts';
+import { type Db, stmt, writeTx } from './db/driver.ts';
 import type { Embedder } from './embed/index.ts';
 import { itemId } from './ids.ts';
 import { type Chunk, type Extraction, extractFile } from './ingest/index.ts';
@@ -90,9 +90,9 @@ export async function indexFile(
   const planned = planSections(ctx, file, extraction.chunks);
   const existing = new Map(
     (
-      ctx.db
-        .prepare("SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'")
-        .all(file.id) as ItemRow[]
+      stmt(ctx.db, "SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'").all(
+        file.id,
+      ) as ItemRow[]
     ).map((r) => [r.id, r]),
   );
   const body = fileBody(extraction);
@@ -148,7 +148,7 @@ async function embedChanged(
 /** Vectors of the file's current sections under this model, by their embedded text. */
 function reusableVectors(db: Db, existing: Map<string, ItemRow>, model: string): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
-  const get = db.prepare('SELECT embedding FROM vec_items WHERE item_rowid = ?');
+  const get = stmt(db, 'SELECT embedding FROM vec_items WHERE item_rowid = ?');
   for (const row of existing.values()) {
     if (row.retired_at !== null || row.embedded_model !== model) continue;
     const hit = get.get(BigInt(row.rowid)) as { embedding: Buffer } | undefined;
@@ -178,9 +178,7 @@ function writeIndex(
   const now = new Date().toISOString();
   const existing = new Map(
     (
-      db
-        .prepare("SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'")
-        .all(file.id) as ItemRow[]
+      stmt(db, "SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'").all(file.id) as ItemRow[]
     ).map((r) => [r.id, r]),
   );
   const keep = new Set<string>();
@@ -188,8 +186,8 @@ function writeIndex(
   for (const s of planned) {
     keep.add(s.id);
     byChunk.set(s.chunkKey, s.id);
-    upsertSection(ctx, file, s, existing.get(s.id), now, vectors);
-    linkSection(db, file, s.id, now);
+    // An unchanged section already has its live HAS_SECTION edge.
+    if (upsertSection(ctx, file, s, existing.get(s.id), now, vectors)) linkSection(db, file, s.id, now);
   }
   for (const prev of existing.values()) {
     if (keep.has(prev.id) || prev.retired_at !== null) continue;
@@ -205,16 +203,19 @@ function upsertSection(
   prev: ItemRow | undefined,
   now: string,
   vectors: Vectors,
-): void {
+): boolean {
   const db = ctx.db;
   const vector = vectors.byId.get(s.id);
   if (isUnchanged(prev, s, file)) {
     if (prev && vector && vectors.model) vecUpsert(db, prev, vectors.model, vector);
-    return;
+    return false;
   }
+  let rowid: number;
   if (prev) {
+    rowid = prev.rowid;
     if (isSearchable(prev)) ftsDelete(db, prev);
-    db.prepare(
+    stmt(
+      db,
       `UPDATE items SET label = ?, body = ?, blob = ?, format = ?, locator = ?, ordinal = ?, scope = ?, indexed = 1,
        occurred_at = ?, retired_at = NULL, embedded_model = NULL, updated_at = ?, version = version + 1 WHERE id = ?`,
     ).run(
@@ -231,7 +232,8 @@ function upsertSection(
     );
     vecDelete(db, prev.rowid);
   } else {
-    db.prepare(
+    const inserted = stmt(
+      db,
       `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, blob, format, file_id,
        ordinal, locator, indexed, scope, origin_actor, origin_source, origin_at, occurred_at, created_at, updated_at)
        VALUES (?, ?, 'section', 'section', ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'index', ?, ?, ?, ?)`,
@@ -253,10 +255,12 @@ function upsertSection(
       now,
       now,
     );
+    rowid = Number(inserted.lastInsertRowid);
   }
-  const row = getRow(db, s.id) as ItemRow;
+  const row = { rowid, label: s.label, body: s.body, storage_kind: 'section' as const, scope: file.scope };
   ftsInsert(db, row);
   if (vector && vectors.model) vecUpsert(db, row, vectors.model, vector);
+  return true;
 }
 
 function edgeId(from: string, type: string, to: string): string {
@@ -265,7 +269,8 @@ function edgeId(from: string, type: string, to: string): string {
 
 function linkSection(db: Db, file: ItemRow, sectionId: string, now: string): void {
   const id = edgeId(file.id, 'HAS_SECTION', sectionId);
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO edges (id, type, from_id, to_id, origin_actor, origin_source, origin_at)
      VALUES (?, 'HAS_SECTION', ?, ?, ?, 'index', ?)
      ON CONFLICT (id) DO UPDATE SET retired_at = NULL WHERE retired_at IS NOT NULL`,
@@ -282,22 +287,20 @@ function chunkKeyOf(file: ItemRow, section: ItemRow): string {
 function retireSection(db: Db, file: ItemRow, prev: ItemRow, now: string, successor: string | null): void {
   if (isSearchable(prev)) ftsDelete(db, prev);
   vecDelete(db, prev.rowid);
-  db.prepare('UPDATE items SET retired_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?').run(
+  stmt(db, 'UPDATE items SET retired_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?').run(
     now,
     successor,
     now,
     prev.id,
   );
   if (successor) {
-    db.prepare(
+    stmt(
+      db,
       `INSERT OR IGNORE INTO edges (id, type, from_id, to_id, origin_actor, origin_source, origin_at)
        VALUES (?, 'SUPERSEDES', ?, ?, ?, 'index', ?)`,
     ).run(edgeId(successor, 'SUPERSEDES', prev.id), successor, prev.id, file.origin_actor, now);
   }
-  db.prepare('UPDATE edges SET retired_at = ? WHERE id = ?').run(
-    now,
-    edgeId(file.id, 'HAS_SECTION', prev.id),
-  );
+  stmt(db, 'UPDATE edges SET retired_at = ? WHERE id = ?').run(now, edgeId(file.id, 'HAS_SECTION', prev.id));
 }
 
 function updateFileRow(
@@ -320,7 +323,8 @@ function updateFileRow(
     file.index_error === null;
   if (!same) {
     if (isSearchable(file)) ftsDelete(db, file);
-    db.prepare(
+    stmt(
+      db,
       `UPDATE items SET body = ?, summary = ?, health = ?, occurred_at = ?, indexed = 1, index_error = NULL,
        updated_at = ? WHERE id = ?`,
     ).run(body, summary, health, occurredAt, now, file.id);
@@ -340,7 +344,7 @@ function mergeHealth(stored: string | null, fromExtraction: readonly string[]): 
 /** A failed index leaves the file as it was (not answerable from the new bytes) with the reason. */
 export function markFailed(db: Db, fileId: string, reason: string): void {
   writeTx(db, () => {
-    db.prepare('UPDATE items SET index_error = ?, updated_at = ? WHERE id = ?').run(
+    stmt(db, 'UPDATE items SET index_error = ?, updated_at = ? WHERE id = ?').run(
       reason,
       new Date().toISOString(),
       fileId,

@@ -1,6 +1,6 @@
 /** Item rows and the FTS bookkeeping that must change in the same transaction as them. */
 import type { Locator, StorageKind } from '../shared/types.ts';
-import type { Db } from './db/driver.ts';
+import { type Db, stmt } from './db/driver.ts';
 
 export type ItemRow = {
   rowid: number;
@@ -43,23 +43,19 @@ export function isSearchable(row: Pick<ItemRow, 'indexed' | 'retired_at'>): bool
 }
 
 export function getRow(db: Db, id: string): ItemRow | undefined {
-  return db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
+  return stmt(db, 'SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
 }
 
 export function getRowByRowid(db: Db, rowid: number): ItemRow | undefined {
-  return db.prepare('SELECT * FROM items WHERE rowid = ?').get(rowid) as ItemRow | undefined;
+  return stmt(db, 'SELECT * FROM items WHERE rowid = ?').get(rowid) as ItemRow | undefined;
 }
 
 export function ftsInsert(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
-  db.prepare('INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(
-    row.rowid,
-    row.label,
-    row.body,
-  );
+  stmt(db, 'INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(row.rowid, row.label, row.body);
 }
 
 export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
-  db.prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)").run(
+  stmt(db, "INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)").run(
     row.rowid,
     row.label,
     row.body,
@@ -67,7 +63,7 @@ export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>
 }
 
 export function vecDelete(db: Db, rowid: number): void {
-  db.prepare('DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid));
+  stmt(db, 'DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid));
 }
 
 /** The search stream an item belongs to: entities join the note streams. */
@@ -82,11 +78,12 @@ export function vecUpsert(
   vector: Float32Array,
 ): void {
   vecDelete(db, row.rowid);
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO vec_items (item_rowid, stream, scope, model, embedding, embedding_bq)
      VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))`,
   ).run(BigInt(row.rowid), streamOf(row.storage_kind), row.scope, model, vecBlob(vector), vecBlob(vector));
-  db.prepare('UPDATE items SET embedded_model = ? WHERE rowid = ?').run(model, row.rowid);
+  stmt(db, 'UPDATE items SET embedded_model = ? WHERE rowid = ?').run(model, row.rowid);
 }
 
 export function parseLocator(text: string | null): Locator | null {

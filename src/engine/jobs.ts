@@ -5,7 +5,7 @@
  * never duplicates anything.
  */
 import { hostname } from 'node:os';
-import { type Db, writeTx } from './db/driver.ts';
+import { type Db, stmt, writeTx } from './db/driver.ts';
 
 export type JobKind = 'index' | 'embed';
 export type Job = { id: number; kind: JobKind; item_id: string; attempts: number };
@@ -15,7 +15,8 @@ export const OWNER = `${hostname()}:${process.pid}`;
 
 export function enqueue(db: Db, kind: JobKind, itemIds: readonly string[]): number {
   const now = new Date().toISOString();
-  const insert = db.prepare(
+  const insert = stmt(
+    db,
     `INSERT OR IGNORE INTO jobs (kind, item_id, state, created_at, updated_at) VALUES (?, ?, 'queued', ?, ?)`,
   );
   return writeTx(db, () => itemIds.reduce((n, id) => n + insert.run(kind, id, now, now).changes, 0));
@@ -38,27 +39,25 @@ function ownerIsGone(owner: string | null): boolean {
 export function claim(db: Db, kind: JobKind): Job | null {
   return writeTx(db, () => {
     const now = Date.now();
-    const candidates = db
-      .prepare(
-        `SELECT id, lease_owner, lease_until, state FROM jobs
+    const candidates = stmt(
+      db,
+      `SELECT id, lease_owner, lease_until, state FROM jobs
          WHERE kind = ? AND state IN ('queued', 'running') ORDER BY id LIMIT 50`,
-      )
-      .all(kind) as { id: number; lease_owner: string | null; lease_until: number | null; state: string }[];
+    ).all(kind) as { id: number; lease_owner: string | null; lease_until: number | null; state: string }[];
     const pick = candidates.find(
       (c) => c.state === 'queued' || (c.lease_until ?? 0) < now || ownerIsGone(c.lease_owner),
     );
     if (!pick) return null;
-    return db
-      .prepare(
-        `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
+    return stmt(
+      db,
+      `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
          updated_at = ? WHERE id = ? RETURNING id, kind, item_id, attempts`,
-      )
-      .get(OWNER, now + LEASE_MS, new Date().toISOString(), pick.id) as Job;
+    ).get(OWNER, now + LEASE_MS, new Date().toISOString(), pick.id) as Job;
   });
 }
 
 export function heartbeat(db: Db, jobId: number): void {
-  db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?').run(
+  stmt(db, 'UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?').run(
     Date.now() + LEASE_MS,
     jobId,
     OWNER,
@@ -66,18 +65,18 @@ export function heartbeat(db: Db, jobId: number): void {
 }
 
 export function finish(db: Db, jobId: number, error: string | null): void {
-  db.prepare(
+  stmt(
+    db,
     `UPDATE jobs SET state = ?, error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
   ).run(error ? 'failed' : 'done', error, new Date().toISOString(), jobId);
 }
 
 /** True while some job of the kind waits or runs (in any process). */
 export function pendingCount(db: Db, kind: JobKind): { queued: number; running: number } {
-  const rows = db
-    .prepare(
-      `SELECT state, COUNT(*) AS n FROM jobs WHERE kind = ? AND state IN ('queued','running') GROUP BY state`,
-    )
-    .all(kind) as { state: string; n: number }[];
+  const rows = stmt(
+    db,
+    `SELECT state, COUNT(*) AS n FROM jobs WHERE kind = ? AND state IN ('queued','running') GROUP BY state`,
+  ).all(kind) as { state: string; n: number }[];
   return {
     queued: rows.find((r) => r.state === 'queued')?.n ?? 0,
     running: rows.find((r) => r.state === 'running')?.n ?? 0,

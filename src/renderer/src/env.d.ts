@@ -1,1 +1,1 @@
-/// <reference path="../../preload/index.d.ts" />
+/// <reference types="vite/client" />
