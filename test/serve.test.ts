@@ -1,15 +1,18 @@
 /** `brain serve`: the browser host, as a browser and as an attacker on the same machine see it. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let child: ChildProcess;
 let root: string;
 let base: string;
 let token: string;
+let mcpToken: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'brain-serve-'));
@@ -22,7 +25,11 @@ beforeAll(async () => {
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /Org Brain is running at (\S+)/.exec(out);
-      if (m?.[1]) done(m[1]);
+      const t = /bearer token (\S+?)\)/.exec(out);
+      if (m?.[1] && t?.[1]) {
+        mcpToken = t[1];
+        done(m[1]);
+      }
     });
     child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
   });
@@ -64,6 +71,19 @@ function withHost(host: string): Promise<number> {
 }
 
 describe('brain serve', () => {
+  it('serves agents too: the MCP endpoint, and the embedding model as the owner', async () => {
+    const client = new Client({ name: 'serve-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${mcpToken}` } },
+    });
+    await client.connect(transport);
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain('brain_context');
+    await client.close();
+    const owner = JSON.parse(readFileSync(join(root, 'home', 'owner.json'), 'utf8')) as { pid: number };
+    expect(owner.pid).toBe(child.pid);
+  });
+
   it('serves the app with the strict CSP and binds to 127.0.0.1 only', async () => {
     const res = await fetch(`${base}/`);
     expect(res.status).toBe(200);

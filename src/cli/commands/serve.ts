@@ -1,12 +1,23 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { BrainHost } from '../../engine/api/host.ts';
+import {
+  EMBED_PATH,
+  readLiveOwner,
+  removeOwnerFile,
+  serveEmbeddings,
+  writeOwnerFile,
+} from '../../engine/embed/remote.ts';
+import type { Engine } from '../../engine/engine.ts';
 import { AppError } from '../../shared/errors.ts';
 import { withEngine } from '../context.ts';
+import { createMcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 import { print } from '../output.ts';
 import { startBrowserHost } from '../serve/http-host.ts';
 import { rendererDir } from '../serve/static.ts';
@@ -37,6 +48,39 @@ function ensureRendererBuilt(): string {
   return dir;
 }
 
+/**
+ * While the app runs it serves agents too: the MCP endpoint at /mcp, and its embedding model at
+ * /embed so that `brain mcp` processes started by agents use it instead of loading their own.
+ */
+function serveAgents(engine: Engine) {
+  const token = randomBytes(24).toString('base64url');
+  const embedToken = randomBytes(24).toString('base64url');
+  const mcp = createMcpHttpHandler({
+    token,
+    home: engine.home,
+    user: engine.user,
+    embedder: engine.embedder,
+  });
+  const isOwner = readLiveOwner(engine.home) === null;
+  const embed = isOwner ? serveEmbeddings(engine.embedder, { token: embedToken }) : null;
+  return {
+    token,
+    route: async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+      if (url.pathname === MCP_PATH) await mcp(req, res);
+      else if (embed && url.pathname === EMBED_PATH) await embed(req, res);
+      else return false;
+      return true;
+    },
+    announce: (port: number) => {
+      if (embed) writeOwnerFile(engine.home, { port, token: embedToken });
+    },
+    stop: () => {
+      if (embed) removeOwnerFile(engine.home);
+    },
+    close: () => mcp.close(),
+  };
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -57,15 +101,22 @@ export function registerServe(program: Command): void {
           const port = parsePort(opts.port);
           const staticDir = ensureRendererBuilt();
           const host = await BrainHost.start(engine, { version: appVersion() });
-          const running = await startBrowserHost({ host, port, staticDir });
+          const agents = serveAgents(engine);
+          const running = await startBrowserHost({ host, port, staticDir, extra: agents.route });
+          agents.announce(running.port);
           print(`Org Brain is running at ${running.url}`);
+          print(
+            `MCP endpoint for agents: http://127.0.0.1:${running.port}${MCP_PATH} (bearer token ${agents.token})`,
+          );
           print('Open that address in a browser on this machine. Ctrl+C stops it.');
           await new Promise<void>((done) => {
             const stop = () => done();
             process.once('SIGINT', stop);
             process.once('SIGTERM', stop);
           });
+          agents.stop();
           await running.close();
+          await agents.close();
           await host.close();
         },
         { surface: 'app' },
