@@ -63,7 +63,28 @@ export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>
 }
 
 export function vecDelete(db: Db, rowid: number): void {
-  stmt(db, 'DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid));
+  if (stmt(db, 'DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid)).changes > 0)
+    bumpVectorGeneration(db);
+}
+
+/**
+ * Every change to vec_items bumps a counter in the same transaction, so readers that keep vectors
+ * in memory (the search mirror) know when to look again — and only then, not after every write
+ * (telemetry rows, jobs) as total_changes() would tell them.
+ */
+function bumpVectorGeneration(db: Db): void {
+  stmt(
+    db,
+    `INSERT INTO meta (key, value) VALUES ('vec_generation', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+  ).run();
+}
+
+export function vectorGeneration(db: Db): string {
+  const row = stmt(db, "SELECT value FROM meta WHERE key = 'vec_generation'").get() as
+    | { value: string }
+    | undefined;
+  return row?.value ?? '0';
 }
 
 /** The search stream an item belongs to: entities join the note streams. */
@@ -84,6 +105,7 @@ export function vecUpsert(
      VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))`,
   ).run(BigInt(row.rowid), streamOf(row.storage_kind), row.scope, model, vecBlob(vector), vecBlob(vector));
   stmt(db, 'UPDATE items SET embedded_model = ? WHERE rowid = ?').run(model, row.rowid);
+  bumpVectorGeneration(db);
 }
 
 export function parseLocator(text: string | null): Locator | null {

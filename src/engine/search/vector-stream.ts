@@ -11,14 +11,15 @@
  *  2. rescoring of the best candidates with an int8 copy of the float vector (per-row scale),
  *     which ranks by cosine almost exactly (quantization error ~1e-3 of a unit dot product).
  *
- * The mirror stays in step with the database: when total_changes() or data_version moved since the
- * last call (any write, by this connection or another), each chunk's small blobs (validity,
+ * The mirror stays in step with the database: when the vector generation counter moved since the
+ * last call (a change to vec_items, by this connection or another process), each chunk's small blobs (validity,
  * rowids, sign bits, scope and model metadata: ~88 KB per 1024 rows) are compared with the cached
  * copies, and only chunks that differ are rebuilt (their float32 blob read and re-quantized).
  * Anything unexpected (another sqlite-vec layout) turns the mirror off and the caller falls back
  * to the plain vec0 query.
  */
 import type { Db } from '../db/driver.ts';
+import { vectorGeneration } from '../items.ts';
 
 const DIM = 384;
 const CODE_WORDS = DIM / 32; // sign bits as 32-bit words
@@ -289,9 +290,9 @@ function rescore(c: Chunk, dist: Uint16Array, cut: number, q: Int32Array, scores
   return got;
 }
 
+/** Moves whenever vec_items changes, in any process (see vectorGeneration in items.ts). */
 function changeStamp(db: Db): string {
-  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  return `${changes}:${db.pragma('data_version', { simple: true }) as number}`;
+  return vectorGeneration(db);
 }
 
 function popcount(x: number): number {
