@@ -6,7 +6,7 @@
  *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
  *   --million              also 1M sections
  *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
- *   --only speed|index|quality
+ *   --only speed|injection|index|quality
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
@@ -15,6 +15,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type IndexingResult, runIndexing } from './indexing.ts';
+import { type InjectionBenchResult, runInjectionBench } from './injection.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
 import { printTable, round } from './util.ts';
@@ -37,7 +38,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--only') args.only = argv[++i] ?? null;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|index|quality] [--keep]',
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|quality] [--keep]',
       );
       process.exit(0);
     } else {
@@ -47,8 +48,8 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.quick) args.sizes = [2_000];
   if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
-  if (args.only && !['speed', 'index', 'quality'].includes(args.only)) {
-    console.error('--only takes speed, index or quality');
+  if (args.only && !['speed', 'injection', 'index', 'quality'].includes(args.only)) {
+    console.error('--only takes speed, injection, index or quality');
     process.exit(2);
   }
   return args;
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     machine: typeof machine;
     args: Args;
     speed?: SpeedResult[];
+    injection?: InjectionBenchResult;
     indexing?: IndexingResult;
     quality?: QualityResult;
   } = { at: new Date().toISOString(), machine, args };
@@ -91,6 +93,16 @@ async function main(): Promise<void> {
         save();
       }
       printSpeed(out.speed);
+    }
+    if (!args.only || args.only === 'injection') {
+      // Read injection (brain_context) beside plain search, on the largest corpus of the speed part.
+      out.injection = await runInjectionBench({
+        sections: args.quick ? 2_000 : Math.min(100_000, Math.max(...args.sizes)),
+        queries: args.quick ? 40 : 200,
+        dir: corpora,
+        log,
+      });
+      save();
     }
     if (!args.only || args.only === 'index') {
       out.indexing = await runIndexing({
