@@ -29,9 +29,9 @@ function resolveElectronBinary() {
 }
 
 /** Runs a command with inherited stdio; resolves with its exit code (1 if it could not start or was killed). */
-function run(command, args, env = process.env) {
+function run(command, args, env = process.env, cwd = root) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    const child = spawn(command, args, { cwd, stdio: 'inherit', env });
     const forward = (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     };
@@ -75,6 +75,59 @@ async function tryDownloadElectron() {
   return code === 0 ? resolveElectronBinary() : null;
 }
 
+/**
+ * better-sqlite3 in node_modules is built for Node (the CLI, the tests, `brain serve`). Electron
+ * has its own ABI, so the desktop app gets its own copy of the binding, fetched (or compiled) once
+ * into out/native/electron-<version>/ and handed to the engine process through
+ * BRAIN_SQLITE_BINDING; node_modules stays as it is.
+ */
+async function electronSqliteBinding() {
+  const version = require('electron/package.json').version;
+  const target = join(root, 'out', 'native', `electron-${version}`, 'better_sqlite3.node');
+  if (existsSync(target)) return target;
+  const { cpSync, mkdirSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const work = mkdtempSync(join(tmpdir(), 'brain-sqlite-'));
+  try {
+    const pkg = dirname(require.resolve('better-sqlite3/package.json'));
+    cpSync(pkg, join(work, 'better-sqlite3'), {
+      recursive: true,
+      filter: (p) => !p.includes(`${pkg}/build`),
+    });
+    const cwd = join(work, 'better-sqlite3');
+    const prebuild = join(dirname(require.resolve('prebuild-install/package.json')), 'bin.js');
+    let code = await run(
+      process.execPath,
+      [prebuild, '--runtime', 'electron', '--target', version],
+      process.env,
+      cwd,
+    );
+    if (code !== 0) {
+      // No prebuilt binding for this Electron: compile it (node-gyp fetches Electron's headers).
+      const args = [
+        'rebuild',
+        '--release',
+        `--target=${version}`,
+        '--runtime=electron',
+        '--dist-url=https://electronjs.org/headers',
+      ];
+      code = await run(
+        process.platform === 'win32' ? 'npx.cmd' : 'npx',
+        ['--yes', 'node-gyp', ...args],
+        process.env,
+        cwd,
+      );
+    }
+    const built = join(cwd, 'build', 'Release', 'better_sqlite3.node');
+    if (code !== 0 || !existsSync(built)) return null;
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(built, target);
+    return target;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const electron = resolveElectronBinary() ?? (await tryDownloadElectron());
 
@@ -101,8 +154,15 @@ async function main() {
     }
   }
 
+  const binding = await electronSqliteBinding();
+  if (!binding) {
+    console.error(
+      'Could not get better-sqlite3 built for Electron (see above); serving the app in the browser instead.',
+    );
+    return run(process.execPath, [join(root, 'bin', 'brain.mjs'), 'serve', ...process.argv.slice(2)]);
+  }
   // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node instead of opening the app.
-  const env = { ...process.env };
+  const env = { ...process.env, BRAIN_SQLITE_BINDING: binding };
   delete env.ELECTRON_RUN_AS_NODE;
   return run(electron, ['.'], env);
 }

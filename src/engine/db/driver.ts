@@ -11,7 +11,11 @@ import { migrate } from './migrate.ts';
 export type Db = Database.Database;
 
 export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): Db {
-  const db = new Database(path, { timeout: options.busyTimeoutMs ?? WRITE_LOCK_TIMEOUT_MS });
+  const db = new Database(path, {
+    timeout: options.busyTimeoutMs ?? WRITE_LOCK_TIMEOUT_MS,
+    // The desktop app's engine process runs on Electron's ABI and brings its own build of the binding.
+    nativeBinding: process.env.BRAIN_SQLITE_BINDING || undefined,
+  });
   sqliteVec.load(db);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
