@@ -9,6 +9,7 @@
  * entry are re-checked against the reader's scopes today: an item that has since left them keeps
  * its id but shows no label.
  */
+import type { ActivityEntry } from '../shared/api/types.ts';
 import type { Db } from './db/driver.ts';
 import { canSee, visibleScopes } from './scope.ts';
 import type { InjectEventData, SearchEventData, ToolEventData } from './telemetry.ts';
@@ -16,25 +17,7 @@ import type { InjectEventData, SearchEventData, ToolEventData } from './telemetr
 export const ACTIVITY_LIMIT_DEFAULT = 50;
 export const ACTIVITY_LIMIT_MAX = 500;
 
-export type ActivityItem = { id: string; label: string | null; score: number | null; isAnchor?: boolean };
-
-export type ActivityEntry = {
-  id: number;
-  at: string;
-  surface: string;
-  user: string;
-  event: string;
-  summary: string;
-  /** Injection turns: did the brain add anything, and the reason either way. */
-  spoke?: boolean;
-  reason?: string;
-  query?: string;
-  items?: ActivityItem[];
-  tool?: string;
-  ok?: boolean;
-  ms?: number;
-  data: Record<string, unknown>;
-};
+export type { ActivityEntry, ActivityItem } from '../shared/api/types.ts';
 
 export type ActivityQuery = {
   user: string;

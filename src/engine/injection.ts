@@ -31,6 +31,7 @@
  *     turn`, and the turn goes on. Every turn is logged to telemetry (`inject`): query, scores,
  *     anchors, what was injected or why nothing was.
  */
+import { describeCitation } from '../shared/citation.ts';
 import { SEARCH_K_MAX_AGENT } from '../shared/constants.ts';
 import { toTransferable } from '../shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '../shared/types.ts';
@@ -284,16 +285,10 @@ function header(item: InjectedItem, n: number): string {
   return `\n[${n}] ${label} (${item.kind}; ${where(item)}id ${item.id})\n`;
 }
 
-/** Where a citation points, in words: "pricing.md lines 3-9; ". */
+/** Where a citation points, in words: "pricing.md, lines 3-9; ". */
 export function where(item: Pick<InjectedItem, 'citation'>): string {
-  const c = item.citation;
-  if (!c) return '';
-  const parts = [c.fileLabel];
-  if (c.page) parts.push(`page ${c.page}`);
-  if (c.locator?.type === 'xlsx')
-    parts.push(`${c.locator.sheet} rows ${c.locator.rowStart}-${c.locator.rowEnd}`);
-  if (c.lineStart) parts.push(`lines ${c.lineStart}-${c.lineEnd}`);
-  return `${parts.filter(Boolean).join(', ')}; `;
+  const text = describeCitation(item.citation);
+  return text ? `${text}; ` : '';
 }
 
 export function tokensOf(text: string): number {

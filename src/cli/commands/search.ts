@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine.ts';
+import { describeCitation } from '../../shared/citation.ts';
 import { SEARCH_K_MAX_CLI } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { SearchHit } from '../../shared/types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
@@ -17,17 +17,6 @@ function parseK(value: string): number {
     );
   }
   return k;
-}
-
-function where(hit: SearchHit): string {
-  const c = hit.citation;
-  if (!c) return '';
-  const parts = [c.fileLabel];
-  if (c.page) parts.push(`page ${c.page}`);
-  if (c.locator?.type === 'xlsx')
-    parts.push(`${c.locator.sheet} rows ${c.locator.rowStart}-${c.locator.rowEnd}`);
-  if (c.lineStart) parts.push(`lines ${c.lineStart}-${c.lineEnd}`);
-  return parts.join(', ');
 }
 
 async function runBatch(engine: Engine, file: string, k: number): Promise<void> {
@@ -69,7 +58,7 @@ export function registerSearch(program: Command): void {
         if (result.hits.length === 0) print('Nothing found.');
         result.hits.forEach((hit, i) => {
           print(`${i + 1}. ${hit.label}  [${hit.storageKind}, ${hit.scope}]  score ${hit.score.toFixed(4)}`);
-          print(`   ${hit.id}  ${where(hit)}`);
+          print(`   ${hit.id}  ${describeCitation(hit.citation)}`);
           print(`   ${hit.body.replace(/\s+/g, ' ').slice(0, 200)}`);
         });
       }),

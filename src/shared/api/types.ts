@@ -155,6 +155,9 @@ export type WatchedFolder = {
   files: number;
 };
 
+export type ActivityItem = { id: string; label: string | null; score: number | null; isAnchor?: boolean };
+
+/** One line of the Activity timeline: a search, an injection turn, a tool call, an add. */
 export type ActivityEntry = {
   id: number;
   at: string;
@@ -162,5 +165,13 @@ export type ActivityEntry = {
   user: string;
   event: string;
   summary: string;
-  data: unknown;
+  /** Injection turns: did the brain add anything, and the reason either way. */
+  spoke?: boolean;
+  reason?: string;
+  query?: string;
+  items?: ActivityItem[];
+  tool?: string;
+  ok?: boolean;
+  ms?: number;
+  data: Record<string, unknown>;
 };

@@ -1,0 +1,65 @@
+import { Activity, FolderOpen, type LucideIcon, MessageSquare, Settings } from 'lucide-react';
+import type { View } from './app-context.ts';
+import { useStatus } from './status-context.ts';
+
+const ITEMS: { view: View; label: string; icon: LucideIcon }[] = [
+  { view: 'files', label: 'Files', icon: FolderOpen },
+  { view: 'chat', label: 'Chat', icon: MessageSquare },
+  { view: 'activity', label: 'Activity', icon: Activity },
+  { view: 'settings', label: 'Settings', icon: Settings },
+];
+
+function initials(name: string): string {
+  const parts = name.split(/[\s._@-]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? '')).toUpperCase();
+}
+
+/** The left rail: who and where at the top, the screens below. */
+export function Rail({ view, onGo }: { view: View; onGo: (view: View) => void }) {
+  const { info, status } = useStatus();
+  const user = info?.user ?? status?.user ?? '';
+  return (
+    <nav className="rail" aria-label="Main">
+      <div className="rail__workspace">
+        <div className="rail__logo" aria-hidden="true">
+          OB
+        </div>
+        <div className="rail__who">
+          <span className="rail__name ellipsis" title={info ? `Workspace ${info.workspace}` : undefined}>
+            {info?.name ?? 'Org Brain'}
+          </span>
+          <span className="rail__user ellipsis" title={user ? `Signed in as ${user} (local)` : undefined}>
+            {user ? (
+              <>
+                <span className="avatar" aria-hidden="true">
+                  {initials(user)}
+                </span>
+                {user}
+              </>
+            ) : (
+              '\u00a0'
+            )}
+          </span>
+        </div>
+      </div>
+      <ul className="rail__nav">
+        {ITEMS.map(({ view: v, label, icon: Icon }) => (
+          <li key={v}>
+            <button
+              type="button"
+              className={v === view ? 'rail__item is-current' : 'rail__item'}
+              aria-current={v === view ? 'page' : undefined}
+              onClick={() => onGo(v)}
+            >
+              <Icon size={16} aria-hidden="true" className="rail__icon" />
+              {label}
+              {v === 'files' && status ? (
+                <span className="rail__count">{status.counts.files.toLocaleString()}</span>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

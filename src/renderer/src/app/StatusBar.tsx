@@ -1,0 +1,90 @@
+import { Bot, Cpu, Database, Loader2, Unplug } from 'lucide-react';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { Tip } from '../components/Tip.tsx';
+import { plural } from '../lib/format.ts';
+import { useStatus } from './status-context.ts';
+
+/** Indexing queue, semantic search, the chat model and the data folder; always in view. */
+export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
+  const { status, queue, connection } = useStatus();
+  const model = status?.model;
+  const running = queue.total > 0 && queue.done < queue.total;
+  const waiting = (status?.queue.queued ?? 0) + (status?.queue.running ?? 0);
+
+  let queueText: string;
+  if (running) queueText = `Indexing ${queue.done.toLocaleString()} of ${queue.total.toLocaleString()}`;
+  else if (queue.total > 0)
+    queueText = `Indexed ${queue.done.toLocaleString()} of ${queue.total.toLocaleString()}`;
+  else if (waiting > 0) queueText = `Indexing queue: ${plural(waiting, 'file')}`;
+  else if (status)
+    queueText = `${status.counts.indexed.toLocaleString()} indexed · ${status.counts.notIndexed.toLocaleString()} not indexed`;
+  else queueText = '…';
+
+  const semantic =
+    model?.status === 'on'
+      ? 'Semantic search on'
+      : model?.status === 'downloading'
+        ? `Semantic search: downloading ${model.progress !== undefined ? `${Math.round(model.progress * 100)} %` : '…'}`
+        : model
+          ? 'Semantic search off'
+          : '';
+
+  return (
+    <footer className="statusbar">
+      <div className="statusbar__item statusbar__queue" role="status" aria-label="Indexing queue">
+        {running || waiting > 0 ? (
+          <Loader2 size={12} className="spin" aria-hidden="true" />
+        ) : (
+          <Database size={12} aria-hidden="true" />
+        )}
+        <span>{queueText}</span>
+        {running && queue.last ? <span className="statusbar__label ellipsis">{queue.last.label}</span> : null}
+        {running ? (
+          <span className="statusbar__progress">
+            <ProgressBar value={queue.total ? queue.done / queue.total : null} label="Indexing progress" />
+          </span>
+        ) : null}
+      </div>
+      {model ? (
+        <Tip
+          content={
+            model.status === 'off' ? (model.reason ?? 'The model is missing') : `Model ${model.modelId}`
+          }
+        >
+          <button
+            type="button"
+            className={`statusbar__item statusbar__button statusbar__semantic is-${model.status}`}
+            onClick={onOpenSettings}
+          >
+            <Cpu size={12} aria-hidden="true" className="statusbar__icon" />
+            <span>{semantic}</span>
+            {model.status === 'off' && model.reason ? (
+              <span className="statusbar__why ellipsis">· {model.reason}</span>
+            ) : null}
+          </button>
+        </Tip>
+      ) : null}
+      {status ? (
+        <span className="statusbar__item" title={status.chatModel.reason}>
+          <Bot size={12} aria-hidden="true" />
+          Chat model off: answers are the cited passages
+        </span>
+      ) : null}
+      {connection !== 'open' ? (
+        <span className="statusbar__item statusbar__lost" role="alert">
+          <Unplug size={12} aria-hidden="true" />
+          {connection === 'lost' ? 'Disconnected from Org Brain' : 'Reconnecting…'}
+        </span>
+      ) : null}
+      <span className="statusbar__spacer" />
+      {status ? (
+        <span
+          className="statusbar__item statusbar__folder mono ellipsis"
+          title={`Data folder: ${status.home}`}
+        >
+          {status.home}
+        </span>
+      ) : null}
+    </footer>
+  );
+}

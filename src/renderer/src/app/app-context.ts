@@ -1,0 +1,43 @@
+/** App-wide UI state: which screen, what the dossier shows, notices, and the shared dialogs. */
+import { createContext, useContext } from 'react';
+import type { AddReport } from '#shared/api/types.ts';
+import type { DroppedFile } from '../lib/api.ts';
+
+export type View = 'files' | 'chat' | 'activity' | 'settings';
+export const VIEWS: readonly View[] = ['files', 'chat', 'activity', 'settings'];
+
+/** How the dossier was opened: from a citation it scrolls to the cited range. */
+export type DossierTarget = { id: string; from: 'select' | 'citation' | 'section' | 'search'; seq: number };
+
+export type Notice = { id: number; text: string; tone: 'info' | 'success' | 'error' };
+
+export type AddResult = { report: AddReport; source: string };
+
+export type AppActions = {
+  view: View;
+  go: (view: View) => void;
+  dossier: DossierTarget | null;
+  openDossier: (id: string, from?: DossierTarget['from']) => void;
+  closeDossier: () => void;
+  notify: (text: string, tone?: Notice['tone']) => void;
+  openPalette: () => void;
+  openWatchDialog: () => void;
+  showAddResult: (result: AddResult) => void;
+  /** The open chat thread (null: a new one), kept while switching screens. */
+  chatThreadId: string | null;
+  setChatThreadId: (id: string | null) => void;
+  /** Adds dropped or picked files (upload or by path) and shows the report. */
+  addFiles: (files: DroppedFile[], source: string) => Promise<void>;
+  /** Runs sample.load and shows its report. */
+  loadSample: () => Promise<void>;
+  /** Runs files.index without ids (every file not indexed). */
+  indexAll: () => Promise<void>;
+};
+
+export const AppContext = createContext<AppActions | null>(null);
+
+export function useApp(): AppActions {
+  const ctx = useContext(AppContext);
+  if (!ctx) throw new Error('useApp must be used inside <App>.');
+  return ctx;
+}

@@ -1,0 +1,32 @@
+import { AlertCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { AppError } from '#shared/errors.ts';
+
+export type ErrorNoticeProps = {
+  error: unknown;
+  /** What was being done ("Could not load the files"). */
+  title?: string;
+  /** The next step: usually a retry button. */
+  action?: ReactNode;
+};
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** An error that says what failed and why, and offers the next step. */
+export function ErrorNotice({ error, title, action }: ErrorNoticeProps) {
+  const code = error instanceof AppError ? error.code : null;
+  return (
+    <div className="notice notice--error" role="alert">
+      <AlertCircle size={16} aria-hidden="true" className="notice__icon" />
+      <div className="notice__body">
+        {title ? <strong className="notice__title">{title}</strong> : null}
+        <span>{messageOf(error)}</span>
+        {code && code !== 'internal' ? <span className="notice__code">{code}</span> : null}
+      </div>
+      {action ? <div className="notice__action">{action}</div> : null}
+    </div>
+  );
+}

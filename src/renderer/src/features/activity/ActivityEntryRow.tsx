@@ -1,0 +1,54 @@
+import { ChevronRight, MessageSquare, Search, Syringe, Wrench, Zap } from 'lucide-react';
+import type { ActivityEntry } from '#shared/api/types.ts';
+import { formatDateTime, formatRelative } from '../../lib/format.ts';
+
+function iconFor(event: string) {
+  if (event.includes('search')) return <Search size={14} aria-hidden="true" />;
+  if (event.includes('inject')) return <Syringe size={14} aria-hidden="true" />;
+  if (event.includes('tool')) return <Wrench size={14} aria-hidden="true" />;
+  if (event.includes('chat')) return <MessageSquare size={14} aria-hidden="true" />;
+  return <Zap size={14} aria-hidden="true" />;
+}
+
+function detailsText(data: unknown): string | null {
+  if (data === null || data === undefined) return null;
+  if (typeof data === 'object' && Object.keys(data).length === 0) return null;
+  try {
+    return JSON.stringify(data, null, 2);
+  } catch {
+    return String(data);
+  }
+}
+
+/** One timeline entry: what happened, where, and (expandable) the scores and reasons behind it. */
+export function ActivityEntryRow({ entry }: { entry: ActivityEntry }) {
+  const details = detailsText(entry.data);
+  return (
+    <li className="activity">
+      <div className="activity__icon">{iconFor(entry.event)}</div>
+      <div className="activity__main">
+        <div className="activity__line">
+          <span className="activity__summary">{entry.summary}</span>
+          <time className="activity__time" dateTime={entry.at} title={formatDateTime(entry.at)}>
+            {formatRelative(entry.at)}
+          </time>
+        </div>
+        <div className="activity__meta">
+          <span className="kind-tag">{entry.event}</span>
+          <span>{entry.surface}</span>
+          <span>·</span>
+          <span>{entry.user}</span>
+        </div>
+        {details ? (
+          <details className="activity__details">
+            <summary>
+              <ChevronRight size={13} aria-hidden="true" className="activity__chevron" />
+              Details
+            </summary>
+            <pre className="activity__json">{details}</pre>
+          </details>
+        ) : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,62 @@
+import { BrainCircuit, Info } from 'lucide-react';
+import type { ChatTurn } from '#shared/api/types.ts';
+import { describeCitation } from '../../lib/format.ts';
+import { PassageCard } from './PassageCard.tsx';
+
+export type AssistantTurnProps = { turn: ChatTurn; onOpen: (itemId: string) => void };
+
+/** An answer: the memories it used as numbered chips, the cited passages, or why it used none. */
+export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
+  const noMemories = turn.memories.length === 0;
+  return (
+    <article className="turn turn--assistant" aria-label="Answer">
+      <div className="turn__avatar" aria-hidden="true">
+        <BrainCircuit size={15} />
+      </div>
+      <div className="turn__content">
+        {noMemories ? (
+          <p className="turn__reason" role="note">
+            <Info size={14} aria-hidden="true" />
+            <span>No memories used, because {turn.reason ?? 'nothing in the workspace matched'}.</span>
+          </p>
+        ) : (
+          <ul className="memory-chips" aria-label="Memories used">
+            {turn.memories.map((m, i) => {
+              const where = describeCitation(m.citation) ?? m.label;
+              return (
+                <li key={m.id}>
+                  <button
+                    type="button"
+                    className="memory-chip"
+                    onClick={() => onOpen(m.citation?.itemId ?? m.id)}
+                    title={
+                      m.score === null ? `${where} · anchored` : `${where} · score ${m.score.toFixed(3)}`
+                    }
+                    aria-label={`Memory ${i + 1}: ${where}`}
+                  >
+                    <span className="memory-chip__n">{i + 1}</span>
+                    <span className="ellipsis">{where}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {turn.modelOff ? (
+          turn.passages.length > 0 ? (
+            <div className="passages">
+              <p className="model-off-label">Chat model off — these are the passages the brain found</p>
+              {turn.passages.map((p, i) => (
+                <PassageCard key={p.itemId} passage={p} n={i + 1} onOpen={onOpen} />
+              ))}
+            </div>
+          ) : turn.text ? (
+            <p className="turn__text">{turn.text}</p>
+          ) : null
+        ) : (
+          <p className="turn__text">{turn.text}</p>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { useApp } from '../../app/app-context.ts';
+import { useStatus } from '../../app/status-context.ts';
+import { useCall } from '../../hooks/useCall.ts';
+import { call } from '../../lib/api.ts';
+import { Composer } from './Composer.tsx';
+import { ThreadList } from './ThreadList.tsx';
+import { ThreadView } from './ThreadView.tsx';
+
+export function ChatScreen() {
+  const app = useApp();
+  const { status } = useStatus();
+  const threadId = app.chatThreadId;
+  const threads = useCall('chat.threads', undefined, { refetchOn: ['chat.changed'] });
+  const thread = useCall(
+    'chat.thread',
+    { id: threadId ?? '-' },
+    { enabled: threadId !== null, refetchOn: ['chat.changed'] },
+  );
+  const [pending, setPending] = useState<string | null>(null);
+  const [sendError, setSendError] = useState<unknown>(null);
+
+  const send = async (message: string) => {
+    setPending(message);
+    setSendError(null);
+    try {
+      const res = await call('chat.send', { threadId: threadId ?? undefined, message });
+      // Show the answer at once; the refetch that follows brings the stored thread.
+      const before = threadId !== null && thread.data?.id === threadId ? thread.data.messages : [];
+      thread.setData({ ...res.thread, messages: [...before, res.user, res.answer] });
+      if (res.thread.id !== threadId) app.setChatThreadId(res.thread.id);
+      else thread.refresh();
+      threads.refresh();
+    } catch (err) {
+      setSendError(err);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const shown = threadId !== null && thread.data?.id === threadId ? thread.data : null;
+  const chatModel = status?.chatModel;
+
+  return (
+    <section className="screen screen--chat" aria-labelledby="chat-title">
+      <header className="screen__header">
+        <h1 id="chat-title" className="screen__title">
+          Chat
+        </h1>
+        <span className="screen__meta">{shown?.title ?? 'New chat'}</span>
+        {chatModel ? (
+          <span className="screen__meta screen__meta--right" title={chatModel.reason}>
+            Chat model off: answers are the cited passages
+          </span>
+        ) : null}
+      </header>
+      <div className="chat">
+        <ThreadList
+          threads={threads.data}
+          error={threads.error}
+          selectedId={threadId}
+          onSelect={(id) => {
+            setSendError(null);
+            app.setChatThreadId(id);
+          }}
+          onDeleted={(id) => {
+            if (id === threadId) app.setChatThreadId(null);
+            threads.refresh();
+            app.notify('Thread deleted');
+          }}
+        />
+        <div className="chat__main">
+          <ThreadView
+            thread={shown}
+            loading={thread.loading}
+            error={threadId !== null ? thread.error : null}
+            pending={pending}
+            sendError={sendError}
+            onOpen={(id) => app.openDossier(id, 'citation')}
+            onRetry={thread.refresh}
+          />
+          <Composer onSend={(m) => void send(m)} busy={pending !== null} autoFocusKey={threadId ?? 'new'} />
+        </div>
+      </div>
+    </section>
+  );
+}

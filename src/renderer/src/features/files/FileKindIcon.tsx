@@ -1,0 +1,14 @@
+import { File, FileSpreadsheet, FileText, FileType } from 'lucide-react';
+
+/** One icon per file format (or kind), so a long list scans by shape. */
+export function FileKindIcon({ kind, format }: { kind: string; format: string | null }) {
+  const f = (format ?? kind).toLowerCase();
+  if (f === 'pdf') return <FileType size={15} aria-hidden="true" className="kind-icon kind-icon--pdf" />;
+  if (f === 'xlsx' || f === 'spreadsheet')
+    return <FileSpreadsheet size={15} aria-hidden="true" className="kind-icon kind-icon--xlsx" />;
+  if (f === 'docx' || f === 'word')
+    return <FileText size={15} aria-hidden="true" className="kind-icon kind-icon--docx" />;
+  if (f === 'md' || f === 'markdown' || f === 'txt' || f === 'text')
+    return <FileText size={15} aria-hidden="true" className="kind-icon kind-icon--text" />;
+  return <File size={15} aria-hidden="true" className="kind-icon" />;
+}

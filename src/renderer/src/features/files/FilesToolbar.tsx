@@ -1,0 +1,123 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { ChevronDown, FolderInput, FolderPlus, Play, Plus, Search, Upload, X } from 'lucide-react';
+import type { FileState } from '#shared/api/types.ts';
+import { Switch } from '../../components/Switch.tsx';
+import { FilterMenu } from './FilterMenu.tsx';
+import { FILE_STATE_LIST, type FileQuery, hasFilters } from './file-query.ts';
+
+const STATE_LABEL: Record<FileState, string> = {
+  added: 'Added (not indexed)',
+  indexing: 'Indexing',
+  indexed: 'Indexed',
+  failed: 'Failed',
+};
+
+export type FilesToolbarProps = {
+  query: FileQuery;
+  onQuery: (next: FileQuery) => void;
+  facets: { kinds: string[]; scopes: string[] };
+  selectedCount: number;
+  onIndexSelected: () => void;
+  onIndexAll: () => void;
+  indexOnAdd: boolean | null;
+  onIndexOnAdd: (on: boolean) => void;
+  onPickFiles: () => void;
+  onPickFolder: () => void;
+  onWatch: () => void;
+  busy: boolean;
+};
+
+export function FilesToolbar(p: FilesToolbarProps) {
+  const { query, onQuery } = p;
+  return (
+    <div className="toolbar" role="toolbar" aria-label="File actions">
+      <label className="search-field">
+        <Search size={14} aria-hidden="true" />
+        <input
+          type="search"
+          placeholder="Find by name"
+          aria-label="Find files by name"
+          value={query.q}
+          onChange={(e) => onQuery({ ...query, q: e.target.value })}
+        />
+      </label>
+      <FilterMenu
+        label="Kind"
+        options={p.facets.kinds}
+        selected={query.kinds}
+        onChange={(kinds) => onQuery({ ...query, kinds })}
+      />
+      <FilterMenu
+        label="State"
+        options={FILE_STATE_LIST}
+        selected={query.states}
+        onChange={(states) => onQuery({ ...query, states })}
+        describe={(s) => STATE_LABEL[s]}
+      />
+      <FilterMenu
+        label="Scope"
+        options={p.facets.scopes}
+        selected={query.scopes}
+        onChange={(scopes) => onQuery({ ...query, scopes })}
+      />
+      {hasFilters(query) ? (
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => onQuery({ ...query, q: '', kinds: [], states: [], scopes: [] })}
+        >
+          <X size={14} aria-hidden="true" />
+          Clear
+        </button>
+      ) : null}
+      <div className="toolbar__spacer" />
+      <div className="toolbar__switch">
+        <Switch
+          id="index-on-add"
+          label="Index on add"
+          checked={p.indexOnAdd ?? false}
+          disabled={p.indexOnAdd === null}
+          onChange={p.onIndexOnAdd}
+        />
+        <label htmlFor="index-on-add" className="toolbar__switch-label">
+          Index on add
+        </label>
+      </div>
+      <Menu.Root modal={false}>
+        <Menu.Trigger className="button">
+          <Plus size={15} aria-hidden="true" />
+          Add
+          <ChevronDown size={14} aria-hidden="true" />
+        </Menu.Trigger>
+        <Menu.Portal>
+          <Menu.Content className="menu" align="end" sideOffset={4}>
+            <Menu.Item className="menu__item" onSelect={p.onPickFiles}>
+              <Upload size={14} aria-hidden="true" /> Add files…
+            </Menu.Item>
+            <Menu.Item className="menu__item" onSelect={p.onPickFolder}>
+              <FolderInput size={14} aria-hidden="true" /> Add a folder…
+            </Menu.Item>
+            <Menu.Separator className="menu__separator" />
+            <Menu.Item className="menu__item" onSelect={p.onWatch}>
+              <FolderPlus size={14} aria-hidden="true" /> Watch a folder…
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Portal>
+      </Menu.Root>
+      <button
+        type="button"
+        className="button"
+        onClick={p.onIndexSelected}
+        disabled={p.selectedCount === 0 || p.busy}
+        aria-keyshortcuts="I"
+        title="Index the selected files (I)"
+      >
+        Index selected{p.selectedCount > 0 ? ` (${p.selectedCount.toLocaleString()})` : ''}
+      </button>
+      <button type="button" className="button button--primary" onClick={p.onIndexAll} disabled={p.busy}>
+        <Play size={14} aria-hidden="true" />
+        Index all
+      </button>
+    </div>
+  );
+}
