@@ -35,7 +35,9 @@ export async function brain(home: string, args: string[]): Promise<string> {
 
 export async function serve(home = freshHome(), timeoutMs = 60_000): Promise<Served> {
   if (!existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) {
-    throw new Error('brain serve serves the built renderer: run `npx electron-vite build` before the e2e tests.');
+    throw new Error(
+      'brain serve serves the built renderer: run `npx electron-vite build` before the e2e tests.',
+    );
   }
   const child: ChildProcess = spawn(process.execPath, [BRAIN, '--home', home, 'serve', '--port', '0'], {
     cwd: ROOT,

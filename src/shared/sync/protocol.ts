@@ -130,7 +130,10 @@ export type MeResponse = {
 export const InviteRequestSchema = z
   .object({
     admin: z.boolean().default(false),
-    teams: z.array(z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/)).max(50).default([]),
+    teams: z
+      .array(z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/))
+      .max(50)
+      .default([]),
     user: z
       .string()
       .regex(/^[A-Za-z0-9._@-]{1,64}$/)
