@@ -182,7 +182,7 @@ export class Engine {
           s,
         ),
         notIndexed: count(
-          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND ${inScope}`,
+          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND index_error IS NULL AND ${inScope}`,
           s,
         ),
         failed: count(

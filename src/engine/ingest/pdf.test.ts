@@ -27,7 +27,9 @@ describe('pdf', () => {
     const page2 = ex.chunks.filter((c) => c.locator.type === 'pdf' && c.locator.page === 2);
     expect(page2.map((c) => c.key)).toEqual(page2.map((_, i) => `p2#${i + 1}`));
     expect(page2.length).toBeGreaterThan(2);
-    expect(page2[1]!.body.startsWith(page2[0]!.body.slice(-100).trimStart())).toBe(true);
+    // The overlap starts at a word within the last 100 characters of the previous piece.
+    const tail = page2[0]!.body.slice(-100);
+    expect(tail.includes(page2[1]!.body.slice(0, 40))).toBe(true);
     expect(ex.chunks.every((c) => c.label.startsWith('report.pdf, page '))).toBe(true);
     await expectReadBack(bytes, 'pdf', ex);
   });

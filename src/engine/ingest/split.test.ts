@@ -19,10 +19,13 @@ describe('splitRange', () => {
     for (const [i, p] of out.entries()) {
       expect(p.length).toBeLessThanOrEqual(SECTION_MAX_CHARS);
       if (i === 0) continue;
-      const tail = out[i - 1]!.slice(-SECTION_OVERLAP_CHARS);
-      // The next piece starts with the previous tail (minus any leading blank the piece skips).
-      expect(p.startsWith(tail.trimStart())).toBe(true);
-      expect(tail.trimStart().length).toBeGreaterThanOrEqual(SECTION_OVERLAP_CHARS - 1);
+      // The next piece starts with the previous piece's last ~100 characters, moved to a word start.
+      const prev = out[i - 1]!;
+      const overlap = [...Array(SECTION_OVERLAP_CHARS + 1).keys()]
+        .reverse()
+        .find((m) => m > 0 && p.startsWith(prev.slice(-m)));
+      expect(overlap).toBeGreaterThanOrEqual(SECTION_OVERLAP_CHARS - 41);
+      expect(/\s/.test(prev.at(-(overlap ?? 0) - 1) ?? ' ')).toBe(true);
     }
   });
 

@@ -61,6 +61,19 @@ export function findCut(text: string, start: number, limit: number): number {
   return alignBackward(text, hi);
 }
 
+const WORD_SNAP_CHARS = 40;
+
+/**
+ * The overlap should start at a word, not in the middle of one ("nner loops…"): move forward to
+ * the next whitespace when it is near; scripts without spaces (CJK) keep the exact offset.
+ */
+function wordStart(text: string, pos: number, limit: number): number {
+  if (pos <= 0 || isSpace(text.charCodeAt(pos - 1)) || isSpace(text.charCodeAt(pos))) return pos;
+  const stop = Math.min(limit, pos + WORD_SNAP_CHARS);
+  for (let i = pos; i < stop; i++) if (isSpace(text.charCodeAt(i))) return i;
+  return pos;
+}
+
 /** Splits an already trimmed range; returns it unchanged when it is short enough. */
 export function splitRange(text: string, range: Range): Range[] {
   const out: Range[] = [];
@@ -72,6 +85,7 @@ export function splitRange(text: string, range: Range): Range[] {
     out.push(piece);
     let next = piece.end - SECTION_OVERLAP_CHARS;
     if (next <= s) next = piece.end;
+    next = wordStart(text, next, piece.end);
     while (next < e && isSpace(text.charCodeAt(next))) next++;
     s = alignForward(text, next);
   }

@@ -17,6 +17,7 @@ export type StatusView = {
   counts: {
     files: number;
     indexed: number;
+    /** Added and waiting to be indexed (failed files are counted in `failed` only). */
     notIndexed: number;
     failed: number;
     sections: number;
