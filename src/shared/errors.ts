@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'stale',
   'busy',
   'forbidden',
+  'sync-offline',
   'engine-unavailable',
   'internal',
 ] as const;

@@ -54,23 +54,34 @@ export function listFiles(engine: Engine, input: ParsedInputs['files.list']): Fi
     args.push(JSON.stringify(input.scopes));
   }
   const base = `FROM items i WHERE ${where.join(' AND ')}`;
-  const stateFilter = input.states?.length ? `WHERE state IN (SELECT value FROM json_each(?))` : '';
+  const stateFilter = input.states?.length ? 'WHERE state IN (SELECT value FROM json_each(?))' : '';
   const stateArgs = input.states?.length ? [JSON.stringify(input.states)] : [];
-  const inner = `SELECT i.*, ${STATE_SQL} AS state ${base}`;
+  // Sort and page over a narrow projection (the sort key and the rowid), then load just the page:
+  // sorting 100,000 whole rows would cost ten times more.
+  const dir = input.dir === 'asc' ? 'ASC' : 'DESC';
+  const key = SORT_SQL[input.sort];
+  const needsState = key === 'state' || stateFilter !== '';
+  const narrow = `SELECT i.rowid AS rowid, ${key === 'state' ? STATE_SQL : key} AS k${needsState ? `, ${STATE_SQL} AS state` : ''} ${base}`;
   const total = (
-    engine.db.prepare(`SELECT COUNT(*) AS n FROM (${inner}) ${stateFilter}`).get(...args, ...stateArgs) as {
+    engine.db.prepare(`SELECT COUNT(*) AS n FROM (${narrow}) ${stateFilter}`).get(...args, ...stateArgs) as {
       n: number;
     }
   ).n;
-  const order = `${SORT_SQL[input.sort]} ${input.dir === 'asc' ? 'ASC' : 'DESC'}, rowid ${input.dir === 'asc' ? 'ASC' : 'DESC'}`;
-  const rows = engine.db
+  const page = engine.db
+    .prepare(`SELECT rowid FROM (${narrow}) ${stateFilter} ORDER BY k ${dir}, rowid ${dir} LIMIT ? OFFSET ?`)
+    .all(...args, ...stateArgs, input.limit, input.offset) as { rowid: number }[];
+  const loaded = engine.db
     .prepare(
-      `SELECT *, (SELECT COUNT(*) FROM items s WHERE s.file_id = t.id AND s.storage_kind = 'section' AND s.retired_at IS NULL) AS sections
-       FROM (${inner.replace('SELECT i.*', 'SELECT i.*, i.rowid AS rowid')}) t ${stateFilter}
-       ORDER BY ${order.replaceAll('i.', '')} LIMIT ? OFFSET ?`,
+      `SELECT i.*, ${STATE_SQL} AS state,
+         (SELECT COUNT(*) FROM items s WHERE s.file_id = i.id AND s.storage_kind = 'section' AND s.retired_at IS NULL) AS sections
+       FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?))`,
     )
-    .all(...args, ...stateArgs, input.limit, input.offset) as FileSqlRow[];
-  return { total, rows: rows.map(toFileRow), facets: facets(engine, scopes) };
+    .all(JSON.stringify(page.map((p) => p.rowid))) as FileSqlRow[];
+  const byRowid = new Map(loaded.map((r) => [r.rowid, r]));
+  const rows = page.map((p) => byRowid.get(p.rowid)).filter((r): r is FileSqlRow => r !== undefined);
+  // Facets cost two scans: only the first page carries them (the grid reads them from page 0).
+  const offered = input.offset === 0 ? facets(engine, scopes) : { kinds: [], scopes: [] };
+  return { total, rows: rows.map(toFileRow), facets: offered };
 }
 
 function facets(engine: Engine, scopes: readonly string[]): FileList['facets'] {

@@ -18,6 +18,12 @@ import { ftsQuery } from './keyword.ts';
 
 /** Terms found in more than this share of the rows are dropped (unless they are all that is left). */
 export const MAX_DF_SHARE = 0.2;
+/**
+ * The most postings (sum of the kept terms' document frequencies) one search scores: scoring is
+ * what costs (~1 us a matching row), and the terms dropped by this budget are the commonest ones,
+ * with the lowest IDF.
+ */
+export const MAX_POSTINGS = Number(process.env.BRAIN_MAX_POSTINGS ?? 12_000);
 const DF_CACHE_MAX = 50_000;
 const DF_TTL_MS = 10 * 60_000;
 
@@ -69,8 +75,17 @@ export function shapeTerms(db: Db, terms: readonly string[]): string[] {
   const scored = terms.map((t) => ({ t, df: info.df.get(t) ?? 0 })).filter((x) => x.df > 0);
   if (scored.length === 0) return [];
   const limit = Math.max(1, info.rows * MAX_DF_SHARE);
-  const rarest = scored.reduce((a, b) => (b.df < a.df ? b : a));
-  return scored.filter((x) => x === rarest || x.df <= limit).map((x) => x.t);
+  // Rarest first: the rarest term always stays; the others while they are not in most rows and
+  // the rows to score stay within MAX_POSTINGS.
+  scored.sort((a, b) => a.df - b.df);
+  const keep = new Set<string>();
+  let postings = 0;
+  for (const x of scored) {
+    if (keep.size > 0 && (x.df > limit || postings + x.df > MAX_POSTINGS)) break;
+    keep.add(x.t);
+    postings += x.df;
+  }
+  return terms.filter((t) => keep.has(t));
 }
 
 export type StreamName = 'file' | 'section' | 'note';

@@ -18,19 +18,26 @@
  * Anything unexpected (another sqlite-vec layout) turns the mirror off and the caller falls back
  * to the plain vec0 query.
  */
-import type { Db } from '../db/driver.ts';
+import { type Db, stmt } from '../db/driver.ts';
 import { vectorGeneration } from '../items.ts';
+import { type Kernels, kernels } from './simd.ts';
 
 const DIM = 384;
-const CODE_WORDS = DIM / 32; // sign bits as 32-bit words
 const BQ_BYTES = DIM / 8;
 const F32_BYTES = DIM * 4;
 const META_SLOT = 16; // int32 length + 12-byte prefix, per text metadata value
 const META_PREFIX = 12;
+const FILTERED = DIM + 1; // the distance that marks a filtered-out or empty slot
 
 /** How many first-pass candidates get rescored: a share of the filtered rows, within bounds. */
 export const RESCORE_SHARE = 0.25;
 export const RESCORE_MIN = 5000;
+
+/**
+ * The rows of every mirror of one database live in one WebAssembly memory (the kernels read them
+ * there), in one slot per chunk: keys (i32), distances (u16, scratch), sign bits, int8 values.
+ */
+type Arena = { k: Kernels; top: number; free: Map<number, number[]>; scratch: number; scratchBytes: number };
 
 type Chunk = {
   id: number;
@@ -38,22 +45,45 @@ type Chunk = {
   raw: Buffer[];
   size: number;
   rowids: Float64Array;
-  /** Interned (scope, model) id per slot; -1 for an empty slot. */
-  keys: Int32Array;
-  codes: Uint32Array;
-  quant: Int8Array;
   scale: Float32Array;
+  /** Offsets in the arena: the slot, its interned (scope, model) ids (-1 = empty), distances, codes, int8. */
+  slot: number;
+  bytes: number;
+  keys: number;
+  dist: number;
+  codes: number;
+  quant: number;
 };
 
 type Mirror = {
-  /** total_changes() and data_version when last checked: unchanged means nothing was written. */
+  /** vectorGeneration() when last checked: unchanged means vec_items was not written since. */
   stamp: string;
   chunks: Map<number, Chunk>;
   keyIds: Map<string, number>;
   keyList: { scope: string; model: string }[];
 };
 
-const mirrors = new WeakMap<Db, Map<string, Mirror> | null>();
+type PerDb = { arena: Arena; streams: Map<string, Mirror> };
+
+const mirrors = new WeakMap<Db, PerDb | null>();
+
+const align16 = (n: number) => (n + 15) & ~15;
+
+function alloc(a: Arena, bytes: number): number {
+  const reuse = a.free.get(bytes)?.pop();
+  if (reuse !== undefined) return reuse;
+  const at = a.top;
+  a.top += bytes;
+  const have = a.k.memory.buffer.byteLength;
+  if (a.top > have) a.k.memory.grow(Math.ceil((a.top - have) / 65536));
+  return at;
+}
+
+function release(a: Arena, at: number, bytes: number): void {
+  const list = a.free.get(bytes);
+  if (list) list.push(at);
+  else a.free.set(bytes, [at]);
+}
 
 function keyOf(m: Mirror, scope: string, model: string): number {
   const k = `${scope}\u0000${model}`;
@@ -85,9 +115,9 @@ function readTextMeta(
   rowids: Float64Array,
   valid: (i: number) => boolean,
 ) {
-  const row = db
-    .prepare(`SELECT data FROM vec_items_metadatachunks0${column} WHERE rowid = ?`)
-    .get(chunkId) as { data: Buffer } | undefined;
+  const row = stmt(db, `SELECT data FROM vec_items_metadatachunks0${column} WHERE rowid = ?`).get(chunkId) as
+    | { data: Buffer }
+    | undefined;
   if (!row) throw new Error('missing metadata chunk');
   const out: string[] = new Array(rowids.length).fill('');
   const long: number[] = [];
@@ -99,26 +129,25 @@ function readTextMeta(
     else long.push(i);
   }
   if (long.length > 0) {
-    const texts = db
-      .prepare(
-        `SELECT rowid, data FROM vec_items_metadatatext0${column} WHERE rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(long.map((i) => rowids[i]))) as { rowid: number; data: string }[];
+    const texts = stmt(
+      db,
+      `SELECT rowid, data FROM vec_items_metadatatext0${column} WHERE rowid IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(long.map((i) => rowids[i]))) as { rowid: number; data: string }[];
     const byRowid = new Map(texts.map((t) => [t.rowid, t.data]));
     for (const i of long) out[i] = byRowid.get(rowids[i] ?? -1) ?? '';
   }
   return out;
 }
 
-function loadChunk(db: Db, m: Mirror, id: number, raw: Buffer[]): Chunk {
+function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[]): Chunk {
   const validity = raw[0] as Buffer;
-  const base = db.prepare('SELECT size, rowids FROM vec_items_chunks WHERE chunk_id = ?').get(id) as
+  const base = stmt(db, 'SELECT size, rowids FROM vec_items_chunks WHERE chunk_id = ?').get(id) as
     | { size: number; rowids: Buffer }
     | undefined;
-  const bq = db.prepare('SELECT vectors FROM vec_items_vector_chunks01 WHERE rowid = ?').get(id) as
+  const bq = stmt(db, 'SELECT vectors FROM vec_items_vector_chunks01 WHERE rowid = ?').get(id) as
     | { vectors: Buffer }
     | undefined;
-  const f32 = db.prepare('SELECT vectors FROM vec_items_vector_chunks00 WHERE rowid = ?').get(id) as
+  const f32 = stmt(db, 'SELECT vectors FROM vec_items_vector_chunks00 WHERE rowid = ?').get(id) as
     | { vectors: Buffer }
     | undefined;
   if (!base || !bq || !f32) throw new Error('missing chunk');
@@ -135,70 +164,96 @@ function loadChunk(db: Db, m: Mirror, id: number, raw: Buffer[]): Chunk {
   for (let i = 0; i < size; i++) rowids[i] = Number(base.rowids.readBigInt64LE(i * 8));
   const scopes = readTextMeta(db, 0, id, rowids, valid);
   const models = readTextMeta(db, 1, id, rowids, valid);
-  const keys = new Int32Array(size).fill(-1);
-  const codes = new Uint32Array(size * CODE_WORDS);
-  const quant = new Int8Array(size * DIM);
-  const scale = new Float32Array(size);
-  const floats = new Float32Array(DIM);
+
+  const keysBytes = align16(size * 4);
+  const distBytes = align16(size * 2);
+  const codesBytes = align16(size * BQ_BYTES);
+  const bytes = keysBytes + distBytes + codesBytes + size * DIM;
+  const slot = alloc(a, bytes);
+  const c: Chunk = {
+    id,
+    raw: raw.map((b) => Buffer.from(b)),
+    size,
+    rowids,
+    scale: new Float32Array(size),
+    slot,
+    bytes,
+    keys: slot,
+    dist: slot + keysBytes,
+    codes: slot + keysBytes + distBytes,
+    quant: slot + keysBytes + distBytes + codesBytes,
+  };
+  const buffer = a.k.memory.buffer;
+  const keys = new Int32Array(buffer, c.keys, size);
+  const quant = new Int8Array(buffer, c.quant, size * DIM);
+  new Uint8Array(buffer, c.codes, size * BQ_BYTES).set(bq.vectors);
+  // An aligned copy of the float32 blob (the Buffer may start at any byte).
+  const floats = new Float32Array(size * DIM);
+  new Uint8Array(floats.buffer).set(f32.vectors);
   for (let i = 0; i < size; i++) {
-    if (!valid(i)) continue;
+    if (!valid(i)) {
+      keys[i] = -1;
+      continue;
+    }
     keys[i] = keyOf(m, scopes[i] ?? '', models[i] ?? '');
-    for (let w = 0; w < CODE_WORDS; w++)
-      codes[i * CODE_WORDS + w] = bq.vectors.readUInt32LE(i * BQ_BYTES + w * 4);
+    const o = i * DIM;
     let max = 0;
     let norm = 0;
     for (let d = 0; d < DIM; d++) {
-      const x = f32.vectors.readFloatLE(i * F32_BYTES + d * 4);
-      floats[d] = x;
+      const x = floats[o + d]!;
       norm += x * x;
       if (Math.abs(x) > max) max = Math.abs(x);
     }
     // Cosine distance: normalise first, then quantize to int8 with one scale per row.
     const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
     const s = max * inv > 0 ? (max * inv) / 127 : 1;
-    scale[i] = s;
-    for (let d = 0; d < DIM; d++) quant[i * DIM + d] = Math.round(((floats[d] ?? 0) * inv) / s);
+    c.scale[i] = s;
+    const f = inv / s;
+    for (let d = 0; d < DIM; d++) quant[o + d] = Math.round(floats[o + d]! * f);
   }
-  return { id, raw: raw.map((b) => Buffer.from(b)), size, rowids, keys, codes, quant, scale };
+  return c;
 }
 
 /** The mirror of one stream (partition), brought up to date; null when the layout is unknown. */
-function mirrorOf(db: Db, stream: string): Mirror | null {
+function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
   let perDb = mirrors.get(db);
   if (perDb === null) return null;
   if (perDb === undefined) {
+    perDb = null;
     try {
-      perDb = layoutOk(db) ? new Map() : null;
+      const k = layoutOk(db) ? kernels() : null;
+      if (k)
+        perDb = { arena: { k, top: 16, free: new Map(), scratch: 0, scratchBytes: 0 }, streams: new Map() };
     } catch {
       perDb = null;
     }
     mirrors.set(db, perDb);
     if (perDb === null) return null;
   }
-  let m = perDb.get(stream);
+  const arena = perDb.arena;
+  let m = perDb.streams.get(stream);
   if (!m) {
     m = { stamp: '', chunks: new Map(), keyIds: new Map(), keyList: [] };
-    perDb.set(stream, m);
+    perDb.streams.set(stream, m);
   }
   try {
-    const stamp = changeStamp(db);
-    if (stamp === m.stamp) return m;
+    const stamp = vectorGeneration(db);
+    if (stamp === m.stamp) return { arena, m };
     // Something was written (by anyone): compare every chunk's small blobs with the cached copies
     // and rebuild the chunks that differ. vec0 reuses freed slots, so the validity bitmap alone
     // does not tell; rowids, sign bits and metadata together do (a re-embedding that keeps every
     // sign bit, the same rowid, scope and model is the one change not seen: the int8 copy of that
     // row stays slightly stale until its chunk changes again).
-    const current = db
-      .prepare(
-        `SELECT c.chunk_id AS id, c.validity AS validity, c.rowids AS rowids, b.vectors AS bq, s.data AS scope,
-                m.data AS model
-         FROM vec_items_chunks c
-         JOIN vec_items_vector_chunks01 b ON b.rowid = c.chunk_id
-         JOIN vec_items_metadatachunks00 s ON s.rowid = c.chunk_id
-         JOIN vec_items_metadatachunks01 m ON m.rowid = c.chunk_id
-         WHERE c.partition00 = ?`,
-      )
-      .all(stream) as {
+    const current = stmt(
+      db,
+      `SELECT c.chunk_id AS id, c.validity AS validity, c.rowids AS rowids, b.vectors AS bq, s.data AS scope,
+              m.data AS model
+       FROM vec_items_chunks c
+       JOIN vec_items_vector_chunks01 b ON b.rowid = c.chunk_id
+       JOIN vec_items_metadatachunks00 s ON s.rowid = c.chunk_id
+       JOIN vec_items_metadatachunks01 m ON m.rowid = c.chunk_id
+       WHERE c.partition00 = ?`,
+    ).all(stream) as {
       id: number;
       validity: Buffer;
       rowids: Buffer;
@@ -212,93 +267,20 @@ function mirrorOf(db: Db, stream: string): Mirror | null {
       const raw = [c.validity, c.rowids, c.bq, c.scope, c.model];
       const have = m.chunks.get(c.id);
       if (have?.raw.every((buf, i) => buf.equals(raw[i] as Buffer))) continue;
-      m.chunks.set(c.id, loadChunk(db, m, c.id, raw));
+      if (have) release(arena, have.slot, have.bytes);
+      m.chunks.set(c.id, loadChunk(db, arena, m, c.id, raw));
     }
-    for (const id of [...m.chunks.keys()]) if (!seen.has(id)) m.chunks.delete(id);
+    for (const [id, c] of [...m.chunks]) {
+      if (seen.has(id)) continue;
+      release(arena, c.slot, c.bytes);
+      m.chunks.delete(id);
+    }
     m.stamp = stamp;
-    return m;
+    return { arena, m };
   } catch {
     mirrors.set(db, null);
     return null;
   }
-}
-
-let candidateSlots = new Int32Array(1024);
-
-function hamming(c: Chunk, allowed: Uint8Array, qCode: Uint32Array): Uint16Array {
-  const size = c.size;
-  const keys = c.keys;
-  const codes = c.codes;
-  const dist = new Uint16Array(size);
-  const q0 = qCode[0]!;
-  const q1 = qCode[1]!;
-  const q2 = qCode[2]!;
-  const q3 = qCode[3]!;
-  const q4 = qCode[4]!;
-  const q5 = qCode[5]!;
-  const q6 = qCode[6]!;
-  const q7 = qCode[7]!;
-  const q8 = qCode[8]!;
-  const q9 = qCode[9]!;
-  const q10 = qCode[10]!;
-  const q11 = qCode[11]!;
-  for (let i = 0; i < size; i++) {
-    const key = keys[i]!;
-    if (key < 0 || allowed[key] !== 1) {
-      dist[i] = DIM + 1;
-      continue;
-    }
-    const o = i * CODE_WORDS;
-    dist[i] =
-      popcount(codes[o]! ^ q0) +
-      popcount(codes[o + 1]! ^ q1) +
-      popcount(codes[o + 2]! ^ q2) +
-      popcount(codes[o + 3]! ^ q3) +
-      popcount(codes[o + 4]! ^ q4) +
-      popcount(codes[o + 5]! ^ q5) +
-      popcount(codes[o + 6]! ^ q6) +
-      popcount(codes[o + 7]! ^ q7) +
-      popcount(codes[o + 8]! ^ q8) +
-      popcount(codes[o + 9]! ^ q9) +
-      popcount(codes[o + 10]! ^ q10) +
-      popcount(codes[o + 11]! ^ q11);
-  }
-  return dist;
-}
-
-/** Int8 dot products of the chunk's rows closer than `cut`; slots go to candidateSlots. */
-function rescore(c: Chunk, dist: Uint16Array, cut: number, q: Int32Array, scores: Float64Array): number {
-  if (candidateSlots.length < c.size) candidateSlots = new Int32Array(c.size);
-  const quant = c.quant;
-  const scale = c.scale;
-  let got = 0;
-  for (let i = 0; i < c.size; i++) {
-    if (dist[i]! >= cut) continue;
-    const o = i * DIM;
-    let dot = 0;
-    for (let d = 0; d < DIM; d += 4) {
-      dot +=
-        quant[o + d]! * q[d]! +
-        quant[o + d + 1]! * q[d + 1]! +
-        quant[o + d + 2]! * q[d + 2]! +
-        quant[o + d + 3]! * q[d + 3]!;
-    }
-    candidateSlots[got] = i;
-    scores[got] = dot * scale[i]!;
-    got++;
-  }
-  return got;
-}
-
-/** Moves whenever vec_items changes, in any process (see vectorGeneration in items.ts). */
-function changeStamp(db: Db): string {
-  return vectorGeneration(db);
-}
-
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
 }
 
 /**
@@ -314,41 +296,61 @@ export function mirrorKnn(
   limit: number,
 ): number[] | null {
   if (vector.length !== DIM) return null;
-  const m = mirrorOf(db, stream);
-  if (!m) return null;
-  const allowed = new Uint8Array(m.keyList.length);
-  m.keyList.forEach((k, i) => {
-    allowed[i] = k.model === model && scopes.includes(k.scope) ? 1 : 0;
-  });
-  if (!allowed.includes(1)) return [];
-
-  // The query: sign bits (as vec_quantize_binary: bit set when x > 0) and a normalised int8 copy.
-  const qCode = new Uint32Array(CODE_WORDS);
+  const got = mirrorOf(db, stream);
+  if (!got) return null;
+  const { arena, m } = got;
+  const keyCount = m.keyList.length;
+  const allowedList = m.keyList.map((k) => (k.model === model && scopes.includes(k.scope) ? 1 : 0));
+  if (!allowedList.includes(1)) return [];
   let norm = 0;
   let max = 0;
   for (let d = 0; d < DIM; d++) {
     const x = vector[d] ?? 0;
-    if (x > 0) qCode[d >> 5] = (qCode[d >> 5] ?? 0) | (1 << (d & 31));
     norm += x * x;
     if (Math.abs(x) > max) max = Math.abs(x);
   }
   if (norm === 0) return null;
-  const qScale = max / Math.sqrt(norm) / 127;
-  const qInt = new Int32Array(DIM);
-  for (let d = 0; d < DIM; d++) qInt[d] = Math.round((vector[d] ?? 0) / Math.sqrt(norm) / qScale);
 
-  // Pass 1: Hamming distance of every allowed row (DIM + 1 marks a filtered-out slot), and a
-  // histogram of those distances.
-  const chunks = [...m.chunks.values()];
-  const dists: Uint16Array[] = [];
-  const hist = new Uint32Array(DIM + 2);
-  let n = 0;
-  for (const c of chunks) {
-    const dist = hamming(c, allowed, qCode);
-    dists.push(dist);
-    for (let i = 0; i < c.size; i++) hist[dist[i]!]!++;
+  // Scratch space: query sign bits, query int8 values (as i16), histogram, allowed keys, and
+  // the rescoring output of one chunk.
+  let maxSize = 0;
+  for (const c of m.chunks.values()) if (c.size > maxSize) maxSize = c.size;
+  const Q_CODES = 0;
+  const Q_INT = 64;
+  const HIST = Q_INT + DIM * 2;
+  const OUT_IDX = HIST + align16((DIM + 2) * 4);
+  const OUT_DOT = OUT_IDX + align16(maxSize * 4);
+  const ALLOWED = OUT_DOT + align16(maxSize * 4);
+  const need = ALLOWED + align16(keyCount);
+  if (arena.scratchBytes < need) {
+    if (arena.scratchBytes > 0) release(arena, arena.scratch, arena.scratchBytes);
+    arena.scratchBytes = align16(need * 2);
+    arena.scratch = alloc(arena, arena.scratchBytes);
   }
-  n = hist.reduce((a, b) => a + b, 0) - hist[DIM + 1]!;
+  const at = arena.scratch;
+  const buffer = arena.k.memory.buffer;
+  const qCode = new Uint8Array(buffer, at + Q_CODES, BQ_BYTES);
+  const qInt = new Int16Array(buffer, at + Q_INT, DIM);
+  const hist = new Uint32Array(buffer, at + HIST, DIM + 2);
+  new Uint8Array(buffer, at + ALLOWED, keyCount).set(allowedList);
+
+  // The query: sign bits (as vec_quantize_binary: bit set when x > 0) and a normalised int8 copy.
+  qCode.fill(0);
+  const qScale = max / Math.sqrt(norm) / 127;
+  for (let d = 0; d < DIM; d++) {
+    const x = vector[d] ?? 0;
+    if (x > 0) qCode[d >> 3]! |= 1 << (d & 7);
+    qInt[d] = Math.round(x / Math.sqrt(norm) / qScale);
+  }
+
+  // Pass 1: Hamming distance of every allowed row (FILTERED marks a filtered-out slot), and a
+  // histogram of those distances.
+  hist.fill(0);
+  const chunks = [...m.chunks.values()];
+  for (const c of chunks)
+    arena.k.hamming(c.codes, c.keys, c.size, at + Q_CODES, at + ALLOWED, c.dist, at + HIST);
+  let n = 0;
+  for (let d = 0; d <= DIM; d++) n += hist[d]!;
   if (n === 0) return [];
 
   // The Hamming cut-off that keeps about `keep` candidates.
@@ -356,28 +358,35 @@ export function mirrorKnn(
   let cut = 0;
   let count = 0;
   while (cut <= DIM && count + hist[cut]! <= keep) count += hist[cut++]!;
-  // Take the whole boundary bucket rather than fall short; never the filtered-out mark (DIM + 1).
-  if (count < limit) cut = Math.min(cut + 1, DIM + 1);
+  // Take the whole boundary bucket rather than fall short; never the filtered-out mark.
+  if (count < limit) cut = Math.min(cut + 1, FILTERED);
 
   // Pass 2: int8 dot products for the candidates; keep the best `limit` in a small sorted list.
-  const best: { score: number; rowid: number }[] = [];
+  const outIdx = new Int32Array(buffer, at + OUT_IDX, maxSize);
+  const outDot = new Int32Array(buffer, at + OUT_DOT, maxSize);
+  const bestScore = new Float64Array(limit + 1);
+  const bestRowid = new Float64Array(limit + 1);
+  let size = 0;
   let floor = Number.NEGATIVE_INFINITY;
-  const scores = new Float64Array(Math.max(1024, ...chunks.map((c) => c.size)));
-  chunks.forEach((c, ci) => {
-    const dist = dists[ci]!;
-    const got = rescore(c, dist, cut, qInt, scores);
-    for (let j = 0; j < got; j++) {
-      const i = candidateSlots[j]!;
-      const score = scores[j]!;
-      if (best.length >= limit && score <= floor) continue;
-      let at = best.length;
-      while (at > 0 && best[at - 1]!.score < score) at--;
-      best.splice(at, 0, { score, rowid: c.rowids[i]! });
-      if (best.length > limit) best.pop();
-      if (best.length >= limit) floor = best[best.length - 1]!.score;
+  for (const c of chunks) {
+    const found = arena.k.rescore(c.quant, c.dist, c.size, cut, at + Q_INT, at + OUT_IDX, at + OUT_DOT);
+    const scale = c.scale;
+    for (let j = 0; j < found; j++) {
+      const i = outIdx[j]!;
+      const score = outDot[j]! * scale[i]!;
+      if (size >= limit && score <= floor) continue;
+      let p = size < limit ? size++ : limit - 1;
+      while (p > 0 && bestScore[p - 1]! < score) {
+        bestScore[p] = bestScore[p - 1]!;
+        bestRowid[p] = bestRowid[p - 1]!;
+        p--;
+      }
+      bestScore[p] = score;
+      bestRowid[p] = c.rowids[i]!;
+      if (size >= limit) floor = bestScore[limit - 1]!;
     }
-  });
-  return best.map((b) => b.rowid);
+  }
+  return Array.from(bestRowid.subarray(0, size));
 }
 
 /** Drops the in-memory mirror of a database (tests, benchmarks, after closing it). */

@@ -51,7 +51,7 @@ export type FileRow = {
 export type FileList = {
   total: number;
   rows: FileRow[];
-  /** What the filters can offer, over the whole workspace the user can see. */
+  /** What the filters can offer, over the whole workspace the user can see (first page only: offset 0). */
   facets: { kinds: string[]; scopes: string[] };
 };
 

@@ -4,6 +4,7 @@ import { sql as vectors } from './0002-vectors.ts';
 import { sql as searchIndex } from './0003-search-index.ts';
 import { sql as agentRuns } from './0004-agent-runs.ts';
 import { sql as app } from './0005-app.ts';
+import { sql as sync } from './0006-sync.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0003-search-index', sql: searchIndex },
   { id: '0004-agent-runs', sql: agentRuns },
   { id: '0005-app', sql: app },
+  { id: '0006-sync', sql: sync },
 ];

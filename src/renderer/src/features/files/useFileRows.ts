@@ -50,7 +50,7 @@ export function useFileRows(query: FileQuery): FileRows {
       try {
         const res = await call('files.list', listInput(query, page * PAGE, PAGE));
         cache.put(page, res.rows, res.total);
-        setFacets(res.facets);
+        if (page === 0) setFacets(res.facets);
         setError(null);
       } catch (err) {
         cache.fail(page);
