@@ -19,3 +19,6 @@ export const WRITE_LOCK_TIMEOUT_MS = 10_000;
 /** Bounds for extracting one file (a worker thread that is killed past them). */
 export const EXTRACT_TIMEOUT_MS = 120_000;
 export const EXTRACT_MAX_HEAP_MB = 1536;
+/** brain_neighborhood and the graph view: per hop, at most this many new items and edges. */
+export const NEIGHBORHOOD_ITEMS_PER_HOP = 50;
+export const NEIGHBORHOOD_EDGES_PER_HOP = 100;

@@ -1,10 +1,12 @@
+import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../../shared/constants.ts';
+
 /** Limits every MCP tool enforces on the server (zod schemas and checks), whatever the client sends. */
 export const MCP_LIMITS = {
   kDefault: 5,
   kMax: 8,
   hopsMax: 2,
-  itemsPerHop: 50,
-  edgesPerHop: 100,
+  itemsPerHop: NEIGHBORHOOD_ITEMS_PER_HOP,
+  edgesPerHop: NEIGHBORHOOD_EDGES_PER_HOP,
   anchorsMax: 4,
   queryChars: 2000,
   messageChars: 8000,

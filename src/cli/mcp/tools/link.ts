@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { linkItems } from '../../../engine/graph.ts';
 import { type AgentContext, originOf } from '../context.ts';
-import { linkItems } from '../graph.ts';
 import { MCP_LIMITS } from '../limits.ts';
 import { jsonText, runTool } from '../tool-result.ts';
 

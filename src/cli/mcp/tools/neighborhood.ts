@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { neighborhood } from '../../../engine/graph.ts';
 import type { AgentContext } from '../context.ts';
-import { neighborhood } from '../graph.ts';
 import { DATA_NOT_INSTRUCTIONS, MCP_LIMITS } from '../limits.ts';
 import { jsonText, runTool } from '../tool-result.ts';
 

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { writeTx } from '../../../engine/db/driver.ts';
+import { ENTITY_KINDS, observeMention } from '../../../engine/graph.ts';
 import { getRow, vecUpsert } from '../../../engine/items.ts';
 import { type AgentContext, originOf } from '../context.ts';
-import { ENTITY_KINDS, observeMention } from '../graph.ts';
 import { MCP_LIMITS } from '../limits.ts';
 import { jsonText, runTool } from '../tool-result.ts';
 import { vectorFor } from '../vectors.ts';

@@ -9,15 +9,15 @@
  *   query, before the caps, so hidden edges never use up a hop's budget.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../../engine/db/driver.ts';
-import { writeTx } from '../../engine/db/driver.ts';
-import { itemId } from '../../engine/ids.ts';
-import { ftsDelete, ftsInsert, getRow, type ItemRow } from '../../engine/items.ts';
-import { visibleRow } from '../../engine/read.ts';
-import { narrowestScope } from '../../engine/scope.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { StorageKind } from '../../shared/types.ts';
-import { MCP_LIMITS } from './limits.ts';
+import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../shared/constants.ts';
+import { AppError } from '../shared/errors.ts';
+import type { StorageKind } from '../shared/types.ts';
+import type { Db } from './db/driver.ts';
+import { writeTx } from './db/driver.ts';
+import { itemId } from './ids.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow } from './items.ts';
+import { visibleRow } from './read.ts';
+import { narrowestScope } from './scope.ts';
 
 export type Origin = { actor: string; source: string; run: string };
 export const ENTITY_KINDS = ['person', 'company', 'project', 'other'] as const;
@@ -338,12 +338,12 @@ export function neighborhood(db: Db, scopes: readonly string[], id: string, hops
     let truncated = rows.length >= limit;
     for (const e of rows) {
       if (seenEdges.has(e.id)) continue;
-      if (edges.length >= MCP_LIMITS.edgesPerHop) {
+      if (edges.length >= NEIGHBORHOOD_EDGES_PER_HOP) {
         truncated = true;
         break;
       }
       const ends = [e.from_id, e.to_id].filter((end) => !known.has(end) && !fresh.includes(end));
-      if (fresh.length + ends.length > MCP_LIMITS.itemsPerHop) {
+      if (fresh.length + ends.length > NEIGHBORHOOD_ITEMS_PER_HOP) {
         truncated = true;
         continue;
       }
