@@ -46,6 +46,7 @@ export default defineConfig({
           'extract-worker': resolve(root, 'src/engine/ingest/extract-worker.ts'),
           'embed-worker': resolve(root, 'src/engine/embed/embed-worker.ts'),
           'download-worker': resolve(root, 'src/engine/embed/download-worker.ts'),
+          'vector-worker': resolve(root, 'src/engine/search/vector-worker.ts'),
         },
         output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
         external: nativeExternal,

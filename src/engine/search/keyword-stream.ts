@@ -13,7 +13,7 @@
  *    stream with a window function; the three stream calls of one search share that result. The
  *    filter reads the narrow covering index items_search (migration 0003), not the wide rows.
  */
-import type { Db } from '../db/driver.ts';
+import { type Db, stmt } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
 
 /** Terms found in more than this share of the rows are dropped (unless they are all that is left). */
@@ -23,7 +23,9 @@ export const MAX_DF_SHARE = 0.2;
  * what costs (~1 us a matching row), and the terms dropped by this budget are the commonest ones,
  * with the lowest IDF.
  */
-export const MAX_POSTINGS = Number(process.env.BRAIN_MAX_POSTINGS ?? 12_000);
+export const MAX_POSTINGS = 12_000;
+/** Below this many rows, no term is dropped for being common (scoring all of them is cheap). */
+export const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
 const DF_TTL_MS = 10 * 60_000;
 
@@ -31,7 +33,7 @@ type DfCache = { at: number; rows: number; df: Map<string, number> };
 const dfCaches = new WeakMap<Db, DfCache>();
 
 function approxRows(db: Db): number {
-  const row = db.prepare('SELECT max(rowid) AS n FROM items').get() as { n: number | null };
+  const row = stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null };
   return row.n ?? 0;
 }
 
@@ -57,7 +59,7 @@ function documentFrequencies(
 ): { df: Map<string, number>; rows: number } | null {
   try {
     const cache = dfCache(db);
-    const count = db.prepare('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
+    const count = stmt(db, 'SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
     for (const t of terms) {
       if (!cache.df.has(t)) cache.df.set(t, (count.get(ftsQuery([t])) as { n: number }).n);
     }
@@ -74,6 +76,9 @@ export function shapeTerms(db: Db, terms: readonly string[]): string[] {
   if (!info) return [...terms];
   const scored = terms.map((t) => ({ t, df: info.df.get(t) ?? 0 })).filter((x) => x.df > 0);
   if (scored.length === 0) return [];
+  // In a small workspace every term is cheap, and a word in most rows may be its very topic
+  // ("trace" in a paper about tracing): shape only when the index is big enough to need it.
+  if (info.rows < SHAPE_MIN_ROWS) return scored.map((x) => x.t);
   const limit = Math.max(1, info.rows * MAX_DF_SHARE);
   // Rarest first: the rarest term always stays; the others while they are not in most rows and
   // the rows to score stay within MAX_POSTINGS.
@@ -93,7 +98,7 @@ type Shared = { key: string; version: string; lists: Record<StreamName, number[]
 const shared = new WeakMap<Db, Shared>();
 
 function dbVersion(db: Db): string {
-  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const changes = (stmt(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
   const version = db.pragma('data_version', { simple: true }) as number;
   return `${changes}:${version}`;
 }
@@ -118,9 +123,9 @@ export function keywordLists(
   const shaped = shapeTerms(db, terms);
   const lists: Record<StreamName, number[]> = { file: [], section: [], note: [] };
   if (shaped.length > 0) {
-    const rows = db
-      .prepare(
-        `SELECT rowid, stream FROM (
+    const rows = stmt(
+      db,
+      `SELECT rowid, stream FROM (
            SELECT rowid, stream, ROW_NUMBER() OVER (PARTITION BY stream ORDER BY score, rowid) AS n FROM (
              SELECT i.rowid AS rowid, bm25(items_fts, 2.0, 1.0) AS score,
                     CASE i.storage_kind WHEN 'entity' THEN 'note' ELSE i.storage_kind END AS stream
@@ -128,8 +133,7 @@ export function keywordLists(
              WHERE items_fts MATCH ? AND i.storage_kind IN ('file', 'section', 'note', 'entity')
                AND i.scope IN (SELECT value FROM json_each(?)) AND i.retired_at IS NULL AND i.indexed = 1))
          WHERE n <= ? ORDER BY stream, n`,
-      )
-      .all(ftsQuery(shaped), JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
+    ).all(ftsQuery(shaped), JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
     for (const r of rows) lists[r.stream].push(r.rowid);
   }
   shared.set(db, { key, version: dbVersion(db), lists });

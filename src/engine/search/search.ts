@@ -6,12 +6,13 @@
 import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '../../shared/types.ts';
-import type { Db } from '../db/driver.ts';
+import { type Db, stmt } from '../db/driver.ts';
 import { type ItemRow, parseLocator, vecBlob } from '../items.ts';
 import { canSee } from '../scope.ts';
 import { queryTerms } from './keyword.ts';
 import { keywordLists } from './keyword-stream.ts';
 import { freshness, fuseRanks } from './rrf.ts';
+import { startVectors } from './vector-client.ts';
 import { mirrorKnn } from './vector-stream.ts';
 
 export type Stream = 'file' | 'section' | 'note';
@@ -65,9 +66,17 @@ export function vectorStream(
 
 export function runStreams(db: Db, query: string, options: SearchOptions): StreamLists {
   const mode = options.mode ?? 'hybrid';
+  const wantVectors = options.queryVector !== null && mode !== 'keyword';
+  // Large databases: the vector streams run on the vector worker meanwhile (vector-client.ts).
+  const pending =
+    wantVectors && options.queryVector
+      ? startVectors(db, options.queryVector, options.scopes, STREAM_ROWS)
+      : null;
   const keyword = { file: [], section: [], note: [] } as Record<Stream, number[]>;
   if (mode !== 'vector') for (const s of STREAMS) keyword[s] = keywordStream(db, query, s, options.scopes);
-  if (!options.queryVector || mode === 'keyword') return { keyword, vector: null };
+  if (!wantVectors || !options.queryVector) return { keyword, vector: null };
+  const fromWorker = pending?.collect() ?? null;
+  if (fromWorker) return { keyword, vector: fromWorker };
   const vector = {} as Record<Stream, number[]>;
   for (const s of STREAMS) vector[s] = vectorStream(db, options.queryVector, s, options.scopes);
   return { keyword, vector };
@@ -79,11 +88,16 @@ export function search(db: Db, query: string, options: SearchOptions): SearchRes
     throw new AppError('validation-failed', `k must be a whole number from 1 to ${options.maxK} (got ${k}).`);
   }
   const lists = runStreams(db, query, options);
+  return fuseAndLoad(db, lists, k, options);
+}
+
+/** The fused, freshness-weighted best `k` of the six lists, as hits with citations. */
+export function fuseAndLoad(db: Db, lists: StreamLists, k: number, options: SearchOptions): SearchResult {
   const all = [...Object.values(lists.keyword), ...(lists.vector ? Object.values(lists.vector) : [])];
   const fused = fuseRanks(all);
   const now = options.now ?? Date.now();
-  const rows = loadRows(db, [...fused.keys()]);
-  const scored = rows
+  // Rank on the few columns that decide it; read whole rows (bodies) for the winners only.
+  const scored = loadRanking(db, [...fused.keys()])
     .filter((r) => canSee(options.scopes, r.scope) && r.retired_at === null)
     .map((r) => ({ row: r, score: (fused.get(r.rowid) ?? 0) * freshness(r.occurred_at ?? r.origin_at, now) }))
     .sort(
@@ -93,29 +107,50 @@ export function search(db: Db, query: string, options: SearchOptions): SearchRes
         a.row.rowid - b.row.rowid,
     )
     .slice(0, k);
+  const rows = new Map(
+    loadRows(
+      db,
+      scored.map((s) => s.row.rowid),
+    ).map((r) => [r.rowid, r]),
+  );
+  const winners = scored.flatMap(({ row, score }) => {
+    const full = rows.get(row.rowid);
+    return full ? [{ row: full, score }] : [];
+  });
   const files = loadFiles(
     db,
-    scored.map((s) => s.row),
+    winners.map((s) => s.row),
   );
   return {
     semantic: lists.vector !== null,
-    hits: scored.map(({ row, score }) => toHit(row, score, files)),
+    hits: winners.map(({ row, score }) => toHit(row, score, files)),
   };
+}
+
+type RankRow = Pick<ItemRow, 'rowid' | 'scope' | 'retired_at' | 'occurred_at' | 'origin_at' | 'storage_kind'>;
+
+function loadRanking(db: Db, rowids: readonly number[]): RankRow[] {
+  if (rowids.length === 0) return [];
+  return stmt(
+    db,
+    `SELECT rowid, scope, retired_at, occurred_at, origin_at, storage_kind FROM items
+     WHERE rowid IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(rowids)) as RankRow[];
 }
 
 function loadRows(db: Db, rowids: readonly number[]): ItemRow[] {
   if (rowids.length === 0) return [];
-  return db
-    .prepare(`SELECT * FROM items WHERE rowid IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(rowids)) as ItemRow[];
+  return stmt(db, `SELECT * FROM items WHERE rowid IN (SELECT value FROM json_each(?))`).all(
+    JSON.stringify(rowids),
+  ) as ItemRow[];
 }
 
 function loadFiles(db: Db, rows: readonly ItemRow[]): Map<string, ItemRow> {
   const ids = [...new Set(rows.map((r) => r.file_id).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
-  const files = db
-    .prepare(`SELECT * FROM items WHERE id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(ids)) as ItemRow[];
+  const files = stmt(db, `SELECT * FROM items WHERE id IN (SELECT value FROM json_each(?))`).all(
+    JSON.stringify(ids),
+  ) as ItemRow[];
   return new Map(files.map((f) => [f.id, f]));
 }
 

@@ -15,6 +15,7 @@ export const WORKER_ENTRIES = {
   'extract-worker': 'ingest/extract-worker.ts',
   'embed-worker': 'embed/embed-worker.ts',
   'download-worker': 'embed/download-worker.ts',
+  'vector-worker': 'search/vector-worker.ts',
 } as const;
 export type WorkerName = keyof typeof WORKER_ENTRIES;
 

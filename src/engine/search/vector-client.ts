@@ -1,0 +1,126 @@
+/**
+ * Runs the vector streams of a search on a second core while the main thread runs the keyword
+ * streams: search() posts the query vector to the database's vector worker (vector-worker.ts),
+ * runs the keyword streams, then collects the three vector lists. search() stays synchronous:
+ * the reply is taken with receiveMessageOnPort, and the wait for it is an Atomics.wait on a
+ * counter the worker bumps after each reply (no event loop turn needed).
+ *
+ * Only for file databases of at least WORKER_MIN_ROWS items: below that the vector streams take
+ * well under a millisecond in-thread, less than the hand-off. The worker is unref'd (it never
+ * keeps a process alive); when it cannot answer (mirror unavailable, crashed, too slow) the
+ * caller runs the streams in-thread.
+ */
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { type Db, stmt } from '../db/driver.ts';
+import { startWorker } from '../util/worker.ts';
+
+export const STREAM_NAMES = ['file', 'section', 'note'] as const;
+export type StreamName = (typeof STREAM_NAMES)[number];
+
+export type VectorWorkerInput = { path: string };
+export type VectorRequest = {
+  seq: number;
+  vector: Float32Array;
+  model: string;
+  scopes: string[];
+  limit: number;
+};
+export type VectorReply = { seq: number; lists: Record<StreamName, number[]> | null };
+
+/** Items in the database before the vector streams move to a worker. */
+export const VECTOR_WORKER_MIN_ROWS = 20_000;
+let workerMinRows = VECTOR_WORKER_MIN_ROWS;
+/** The longest wait for one reply (the first one includes the worker's start and mirror load). */
+const REPLY_TIMEOUT_MS = 120_000;
+
+type Client = { worker: Worker; port: MessagePort; flag: Int32Array; seq: number; dead: boolean };
+const clients = new WeakMap<Db, Client | null>();
+
+/** Tests and benchmarks: use the worker for any file database (0), never, or the default. */
+export function setVectorWorkerMinRows(rows: number): void {
+  workerMinRows = rows;
+}
+
+function clientOf(db: Db): Client | null {
+  const have = clients.get(db);
+  if (have === null) return null;
+  const rows = (stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null }).n ?? 0;
+  if (rows < workerMinRows) return null; // asked again next time: the database may grow
+  if (have !== undefined) return have.dead ? null : have;
+  if (db.memory || !db.name || db.name === ':memory:') {
+    clients.set(db, null);
+    return null;
+  }
+  try {
+    const worker = startWorker('vector-worker', { data: { path: db.name } satisfies VectorWorkerInput });
+    worker.unref();
+    const channel = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    worker.postMessage({ port: channel.port2, signal }, [channel.port2]);
+    channel.port1.unref();
+    const client: Client = { worker, port: channel.port1, flag: new Int32Array(signal), seq: 0, dead: false };
+    worker.on('error', () => {
+      client.dead = true;
+    });
+    worker.on('exit', () => {
+      client.dead = true;
+    });
+    clients.set(db, client);
+    return client;
+  } catch {
+    clients.set(db, null);
+    return null;
+  }
+}
+
+/** A started vector request: collect() returns the three lists, or null (run them in-thread). */
+export type PendingVectors = { collect(): Record<StreamName, number[]> | null };
+
+export function startVectors(
+  db: Db,
+  query: { vector: Float32Array; model: string },
+  scopes: readonly string[],
+  limit: number,
+): PendingVectors | null {
+  const client = clientOf(db);
+  if (!client) return null;
+  const seq = ++client.seq;
+  client.port.postMessage({
+    seq,
+    vector: query.vector,
+    model: query.model,
+    scopes: [...scopes],
+    limit,
+  } satisfies VectorRequest);
+  return { collect: () => collect(client, seq) };
+}
+
+function collect(client: Client, seq: number): Record<StreamName, number[]> | null {
+  const deadline = Date.now() + REPLY_TIMEOUT_MS;
+  for (;;) {
+    const seen = Atomics.load(client.flag, 0);
+    for (let got = receiveMessageOnPort(client.port); got; got = receiveMessageOnPort(client.port)) {
+      const reply = got.message as VectorReply;
+      if (reply.seq === seq) return reply.lists;
+    }
+    if (client.dead) return null;
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      // Too slow or gone: stop using it; this and later searches run in-thread.
+      client.dead = true;
+      void client.worker.terminate();
+      return null;
+    }
+    Atomics.wait(client.flag, 0, seen, Math.min(left, 1000));
+  }
+}
+
+/** Ends the database's vector worker (Engine.close). */
+export async function closeVectorWorker(db: Db): Promise<void> {
+  const client = clients.get(db);
+  clients.delete(db);
+  if (!client) return;
+  client.dead = true;
+  client.port.close();
+  await client.worker.terminate();
+}

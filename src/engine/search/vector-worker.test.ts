@@ -1,0 +1,91 @@
+/** The vector streams on the vector worker answer exactly as the in-thread streams do. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.ts';
+import { upsertNote } from '../notes.ts';
+import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { runStreams, search } from './search.ts';
+import {
+  closeVectorWorker,
+  setVectorWorkerMinRows,
+  startVectors,
+  VECTOR_WORKER_MIN_ROWS,
+} from './vector-client.ts';
+
+let ws: TestWorkspace;
+let engine: Engine;
+
+beforeEach(async () => {
+  ws = createTestWorkspace();
+  engine = ws.open({ model: true });
+  const topics = [
+    'supplier contract renewal',
+    'quarterly revenue report',
+    'onboarding checklist',
+    'api rate limits',
+  ];
+  topics.forEach((t, i) => {
+    engine.add([ws.write(`doc-${i}.md`, `# ${t}\n\n${t} details and more words about ${t}.\n`)]);
+  });
+  await engine.index();
+  const vectors = await engine.embedder.embed(topics);
+  topics.forEach((t, i) => {
+    upsertNote(
+      engine.db,
+      engine.workspaceId,
+      { kind: 'fact', label: `Note on ${t}`, body: t, scope: 'org', actor: 'test', source: 'test' },
+      { model: engine.embedder.modelId()!, vector: vectors[i]! },
+    );
+  });
+  setVectorWorkerMinRows(0);
+});
+
+afterEach(async () => {
+  setVectorWorkerMinRows(VECTOR_WORKER_MIN_ROWS);
+  await ws.cleanup();
+});
+
+describe('vector worker', () => {
+  it('returns the same lists as the in-thread streams, and sees later writes', async () => {
+    const [q] = await engine.embedder.embed(['contract renewal']);
+    const query = { vector: q!, model: engine.embedder.modelId()! };
+    const scopes = ['org'];
+    const pending = startVectors(engine.db, query, scopes, 50);
+    expect(pending).not.toBeNull();
+    const fromWorker = pending!.collect();
+    expect(fromWorker).not.toBeNull();
+    setVectorWorkerMinRows(Number.MAX_SAFE_INTEGER);
+    const inThread = runStreams(engine.db, 'contract renewal', {
+      scopes,
+      maxK: 100,
+      queryVector: query,
+    }).vector;
+    expect(fromWorker).toEqual(inThread);
+    expect(fromWorker!.note.length).toBe(4);
+
+    setVectorWorkerMinRows(0);
+    const [v] = await engine.embedder.embed(['contract renewal']);
+    upsertNote(
+      engine.db,
+      engine.workspaceId,
+      {
+        kind: 'fact',
+        label: 'Late note',
+        body: 'contract renewal',
+        scope: 'org',
+        actor: 'test',
+        source: 'test',
+      },
+      { model: engine.embedder.modelId()!, vector: v! },
+    );
+    const after = startVectors(engine.db, query, scopes, 50)!.collect();
+    expect(after!.note.length).toBe(5);
+    const result = search(engine.db, 'contract renewal', { scopes, maxK: 100, k: 5, queryVector: query });
+    expect(result.semantic).toBe(true);
+    expect(result.hits.map((h) => h.label)).toContain('Late note');
+    await closeVectorWorker(engine.db);
+    // Closed: the streams run in-thread again (a new worker starts on the next search).
+    expect(
+      search(engine.db, 'contract', { scopes, maxK: 100, k: 5, queryVector: query }).hits.length,
+    ).toBeGreaterThan(0);
+  });
+});
