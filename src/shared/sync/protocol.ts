@@ -105,6 +105,9 @@ export type PushResponse = {
  * Pull: operations after `after` (a server sequence number), only those the user may see, in
  * order. `evict` lists items the user can no longer see (their scope narrowed, the user left a
  * team, …): the replica deletes them. `cursor` is what to send as `after` next time.
+ * `evict` may also hold edge ids (`g_…`); a replica deletes the edges of evicted items too.
+ * A page may start with ops whose `seq` is <= `after`: the current state of items the device
+ * did not receive before but may see now (it joined a team); apply them like any op (by hlc).
  */
 export type PulledOp = { seq: number; actor: string; op: Op };
 export type PullResponse = { ops: PulledOp[]; evict: string[]; cursor: number; more: boolean };
@@ -141,6 +144,13 @@ export const InviteRequestSchema = z
   })
   .strict();
 export type InviteResponse = { code: string; user: string | null; expiresAt: string };
+
+/** POST /v1/teams (admin): creates the team if it is new. Answers `{ id, created }`. */
+export const TeamCreateRequestSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/) }).strict();
+/** POST /v1/teams/:team/members (admin): adds a member. Answers `{ team, user }`. */
+export const TeamMemberRequestSchema = z
+  .object({ user: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/) })
+  .strict();
 
 export type MembersResponse = {
   members: { user: string; isAdmin: boolean; teams: string[]; devices: number }[];

@@ -1,0 +1,8 @@
+/** The server's notion of now, injected so tests control expiry. */
+export type Clock = { now(): Date };
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function isoNow(clock: Clock): string {
+  return clock.now().toISOString();
+}

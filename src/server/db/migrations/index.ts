@@ -1,0 +1,6 @@
+/** Every server migration, in order. Add new files here; never edit or reorder shipped ones. */
+import { migration as m0001 } from './0001-initial.ts';
+
+export type Migration = { id: string; sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [m0001];

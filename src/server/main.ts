@@ -1,0 +1,112 @@
+/**
+ * Starts a workspace server: PGlite in `<dataDir>/db` (or PostgreSQL at `databaseUrl`), blobs in
+ * `<dataDir>/blobs` (or S3 when `BRAIN_S3_BUCKET` is set), migrations, the workspace on first
+ * start (with one admin invitation), then HTTP. One PGlite data folder belongs to one process:
+ * a lock file with the owner's pid refuses a second one while the first is alive.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyServerOptions } from 'fastify';
+import { AppError } from '../shared/errors.ts';
+import { type AppDeps, buildApp, DEFAULT_RATE_LIMIT } from './app.ts';
+import { createS3BlobStore, s3ConfigFromEnv } from './blobs/s3.ts';
+import { type BlobStore, createFsBlobStore } from './blobs/store.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { migrate } from './db/migrate.ts';
+import { openPglite } from './db/pglite.ts';
+import { openPostgres } from './db/pool.ts';
+import type { Db } from './db/types.ts';
+import { ensureWorkspace } from './workspace.ts';
+
+export type StartOptions = {
+  dataDir: string;
+  port: number;
+  host?: string;
+  databaseUrl?: string;
+  logger?: FastifyServerOptions['logger'];
+  clock?: Clock;
+  rateLimit?: AppDeps['rateLimit'];
+  /** Blob store; default: S3 from the environment when configured, else the data folder. */
+  blobs?: BlobStore;
+};
+
+export type RunningServer = { url: string; port: number; close(): Promise<void>; firstInvite?: string };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, 'server.lock');
+  try {
+    const pid = Number(readFileSync(path, 'utf8').trim());
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new AppError('busy', `Another server (pid ${pid}) is using ${dataDir}.`);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+  }
+  writeFileSync(path, String(process.pid));
+  return () => rmSync(path, { force: true });
+}
+
+export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): AppDeps['rateLimit'] {
+  const max = Number(env.BRAIN_RATE_LIMIT_MAX ?? '');
+  if (env.BRAIN_RATE_LIMIT_MAX === '0') return false;
+  return Number.isFinite(max) && max > 0 ? { ...DEFAULT_RATE_LIMIT, max } : DEFAULT_RATE_LIMIT;
+}
+
+async function openDb(opts: StartOptions): Promise<{ db: Db; unlock: () => void }> {
+  if (opts.databaseUrl) return { db: await openPostgres(opts.databaseUrl), unlock: () => undefined };
+  const unlock = lockDataDir(opts.dataDir);
+  try {
+    return { db: await openPglite(join(opts.dataDir, 'db')), unlock };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const clock = opts.clock ?? systemClock;
+  const { db, unlock } = await openDb(opts);
+  try {
+    await migrate(db, clock.now().toISOString());
+    const firstInvite = await ensureWorkspace(db, clock.now());
+    const s3 = s3ConfigFromEnv();
+    const blobs = opts.blobs ?? (s3 ? createS3BlobStore(s3) : createFsBlobStore(join(opts.dataDir, 'blobs')));
+    const app = await buildApp({
+      db,
+      blobs,
+      uploadDir: join(opts.dataDir, 'uploads'),
+      clock,
+      logger: opts.logger ?? false,
+      rateLimit: opts.rateLimit ?? rateLimitFromEnv(),
+    });
+    const host = opts.host ?? '127.0.0.1';
+    await app.listen({ port: opts.port, host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : opts.port;
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`,
+      port,
+      firstInvite: firstInvite ?? undefined,
+      async close() {
+        await app.close();
+        await db.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    unlock();
+    throw err;
+  }
+}

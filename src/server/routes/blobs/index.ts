@@ -1,0 +1,100 @@
+/**
+ * Blobs by sha256. PUT streams the body to a temporary file while hashing it and stores it only
+ * when the hash matches the URL (anything else: 400 "wrong sha256", nothing stored). GET and HEAD
+ * answer only when the user can see an item that references the blob; otherwise 404, exactly as
+ * for a missing blob, so nobody learns what exists in scopes they cannot see.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BLOB_MAX_BYTES, ROUTES } from '../../../shared/sync/protocol.ts';
+import type { AppContext } from '../../app.ts';
+import { type Actor, authenticate } from '../../auth.ts';
+import { badRequest, notFound, tooLarge } from '../../errors.ts';
+import { visibleScopes } from '../../scopes.ts';
+import { parseWith, routePattern } from '../parse.ts';
+import { HashParamSchema } from './schema.ts';
+
+async function assertCanRead(ctx: AppContext, actor: Actor, hash: string): Promise<void> {
+  const scopes = await visibleScopes(ctx.db, actor.user);
+  const rows = await ctx.db.query('SELECT 1 FROM items WHERE blob = $1 AND scope = ANY($2::text[]) LIMIT 1', [
+    hash,
+    scopes,
+  ]);
+  if (rows.length === 0) throw notFound(`No blob ${hash} visible to ${actor.user}.`);
+}
+
+/** Streams `body` to a temp file, counting and hashing; returns the file, its size and hash. */
+async function receive(
+  ctx: AppContext,
+  body: Readable,
+): Promise<{ path: string; size: number; hash: string }> {
+  await mkdir(ctx.uploadDir, { recursive: true });
+  const path = join(ctx.uploadDir, `upload-${randomBytes(8).toString('hex')}`);
+  const hasher = createHash('sha256');
+  let size = 0;
+  try {
+    await pipeline(
+      body,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (size > BLOB_MAX_BYTES) throw tooLarge(BLOB_MAX_BYTES);
+          hasher.update(chunk);
+          yield chunk;
+        }
+      },
+      createWriteStream(path),
+    );
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
+  return { path, size, hash: hasher.digest('hex') };
+}
+
+async function putBlob(ctx: AppContext, req: FastifyRequest, hash: string) {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > BLOB_MAX_BYTES) throw tooLarge(BLOB_MAX_BYTES);
+  const file = await receive(ctx, req.body as Readable);
+  if (file.hash !== hash) {
+    await rm(file.path, { force: true });
+    throw badRequest(`wrong sha256: the body hashes to ${file.hash}, not ${hash}; nothing stored.`);
+  }
+  await ctx.blobs.putFile(hash, file.path, file.size);
+  return { hash, size: file.size };
+}
+
+export function registerBlobRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Blob bodies stay streams: no buffering of up to BLOB_MAX_BYTES in memory.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  const path = routePattern(ROUTES.blob, 'hash');
+  app.put(path, async (req, reply) => {
+    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
+    const stored = await putBlob(ctx, req, hash);
+    req.log.info({ user: actor.user, hash, size: stored.size }, 'blob stored');
+    return reply.status(201).send(stored);
+  });
+  app.get(path, { exposeHeadRoute: false }, async (req, reply) => {
+    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
+    await assertCanRead(ctx, actor, hash);
+    const blob = await ctx.blobs.get(hash);
+    if (!blob) throw notFound(`No blob ${hash} on this server yet.`);
+    reply.header('content-type', 'application/octet-stream').header('content-length', blob.size);
+    return reply.send(blob.stream);
+  });
+  app.head(path, async (req, reply) => {
+    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
+    await assertCanRead(ctx, actor, hash);
+    if (!(await ctx.blobs.has(hash))) throw notFound(`No blob ${hash} on this server yet.`);
+    return reply.status(200).send();
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Pull: a page of what the device should apply next, rules [S10]–[S14] in docs/SYNC_SPEC.md.
+ *
+ * Visibility is decided against the *current* state: an item is visible when its current scope is
+ * one the user sees; an edge when its own scope and both ends are; an op when its scope is
+ * visible and the item or edge it touches is. The server remembers per device which items and
+ * edges it has delivered (`device_holdings`). Each page then:
+ *   1. evicts: held ids no longer visible (scope narrowed, user left a team) are listed in
+ *      `evict` and forgotten;
+ *   2. backfills: visible items and edges the device does not hold whose winning op is at or
+ *      before the cursor (the user joined a team, an item moved into a visible scope) are
+ *      delivered with their winning op, which may carry a seq <= `after`;
+ *   3. delivers visible ops after the cursor, in sequence order.
+ */
+import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '../../shared/sync/protocol.ts';
+import type { Actor } from '../auth.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { visibleScopes } from '../scopes.ts';
+
+type OpRow = { seq: number | string; actor: string; body: string; kind: string; entity_id: string | null };
+
+const EVICT_SQL = `
+  SELECT h.entity_id AS id FROM device_holdings h JOIN items i ON i.id = h.entity_id
+  WHERE h.device_id = $1 AND NOT (i.scope = ANY($2::text[]))
+  UNION ALL
+  SELECT h.entity_id AS id FROM device_holdings h JOIN edges e ON e.id = h.entity_id
+    JOIN items a ON a.id = e.from_id JOIN items b ON b.id = e.to_id
+  WHERE h.device_id = $1
+    AND NOT (e.scope = ANY($2::text[]) AND a.scope = ANY($2::text[]) AND b.scope = ANY($2::text[]))`;
+
+const BACKFILL_SQL = `
+  SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM items i JOIN ops o ON o.seq = i.seq
+  WHERE i.scope = ANY($2::text[]) AND i.seq <= $3
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = i.id)
+  UNION ALL
+  SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM edges e JOIN ops o ON o.seq = e.seq
+    JOIN items a ON a.id = e.from_id JOIN items b ON b.id = e.to_id
+  WHERE e.scope = ANY($2::text[]) AND a.scope = ANY($2::text[]) AND b.scope = ANY($2::text[]) AND e.seq <= $3
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = e.id)
+  ORDER BY seq LIMIT $4`;
+
+const WINDOW_SQL = `
+  SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM ops o
+    LEFT JOIN items i ON o.kind = 'item.upsert' AND i.id = o.entity_id
+    LEFT JOIN edges e ON o.kind = 'edge.upsert' AND e.id = o.entity_id
+    LEFT JOIN items a ON a.id = e.from_id
+    LEFT JOIN items b ON b.id = e.to_id
+  WHERE o.seq > $1 AND o.seq <= $2 AND o.scope = ANY($3::text[])
+    AND ((o.kind = 'item.upsert' AND i.scope = ANY($3::text[]))
+      OR (o.kind = 'edge.upsert' AND e.scope = ANY($3::text[]) AND a.scope = ANY($3::text[])
+          AND b.scope = ANY($3::text[]))
+      OR o.kind NOT IN ('item.upsert', 'edge.upsert'))
+  ORDER BY o.seq LIMIT $4`;
+
+function toPulled(r: OpRow): PulledOp {
+  return { seq: Number(r.seq), actor: r.actor, op: JSON.parse(r.body) as Op };
+}
+
+async function evict(tx: Queryable, deviceId: string, visible: string[]): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(EVICT_SQL, [deviceId, visible]);
+  const ids = [...new Set(rows.map((r) => r.id))].sort();
+  if (ids.length > 0) {
+    await tx.query('DELETE FROM device_holdings WHERE device_id = $1 AND entity_id = ANY($2::text[])', [
+      deviceId,
+      ids,
+    ]);
+  }
+  return ids;
+}
+
+async function hold(tx: Queryable, deviceId: string, rows: readonly OpRow[]): Promise<void> {
+  const ids = [
+    ...new Set(
+      rows.filter((r) => r.kind === 'item.upsert' || r.kind === 'edge.upsert').map((r) => r.entity_id ?? ''),
+    ),
+  ];
+  if (ids.length === 0) return;
+  await tx.query(
+    `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
+     ON CONFLICT DO NOTHING`,
+    [deviceId, ids],
+  );
+}
+
+export async function pullOps(db: Db, actor: Actor, after: number, limit: number): Promise<PullResponse> {
+  const max = Math.min(Math.max(1, limit), PULL_MAX_OPS);
+  return db.transaction(async (tx) => {
+    // Everything up to last_seq has committed (pushes commit in sequence order, see push.ts).
+    const state = await tx.query<{ last_seq: number | string }>(
+      'SELECT last_seq FROM sync_state WHERE id = 1',
+    );
+    const last = Number(state[0]?.last_seq ?? 0);
+    const visible = await visibleScopes(tx, actor.user);
+    const evicted = await evict(tx, actor.deviceId, visible);
+    const backfill = await tx.query<OpRow>(BACKFILL_SQL, [
+      actor.deviceId,
+      visible,
+      Math.min(after, last),
+      max,
+    ]);
+    let rows = backfill;
+    let cursor = after;
+    let more = backfill.length === max;
+    if (!more && after < last) {
+      const room = max - backfill.length;
+      const window = await tx.query<OpRow>(WINDOW_SQL, [after, last, visible, room]);
+      rows = [...backfill, ...window];
+      more = window.length === room;
+      cursor = more ? Number(window[window.length - 1]?.seq ?? after) : last;
+    }
+    await hold(tx, actor.deviceId, rows);
+    return { ops: rows.map(toPulled), evict: evicted, cursor, more };
+  });
+}
