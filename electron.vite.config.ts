@@ -48,7 +48,8 @@ export default defineConfig({
           'download-worker': resolve(root, 'src/engine/embed/download-worker.ts'),
           'vector-worker': resolve(root, 'src/engine/search/vector-worker.ts'),
         },
-        output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+        // Chunks sit beside the entries: src/engine/util/worker.ts finds worker entries next to itself.
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
         external: nativeExternal,
       },
     },

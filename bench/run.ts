@@ -6,7 +6,7 @@
  *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
  *   --million              also 1M sections
  *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
- *   --only speed|injection|index|quality
+ *   --only speed|injection|index|quality|sync
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
@@ -18,6 +18,7 @@ import { type IndexingResult, runIndexing } from './indexing.ts';
 import { type InjectionBenchResult, runInjectionBench } from './injection.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
+import { runSyncServerBench, type SyncServerBenchRow } from './sync-server.ts';
 import { printTable, round } from './util.ts';
 
 type Args = { sizes: number[]; quick: boolean; only: string | null; keep: boolean };
@@ -38,7 +39,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--only') args.only = argv[++i] ?? null;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|quality] [--keep]',
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|quality|sync] [--keep]',
       );
       process.exit(0);
     } else {
@@ -48,8 +49,8 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.quick) args.sizes = [2_000];
   if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
-  if (args.only && !['speed', 'injection', 'index', 'quality'].includes(args.only)) {
-    console.error('--only takes speed, injection, index or quality');
+  if (args.only && !['speed', 'injection', 'index', 'quality', 'sync'].includes(args.only)) {
+    console.error('--only takes speed, injection, index, quality or sync');
     process.exit(2);
   }
   return args;
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
     injection?: InjectionBenchResult;
     indexing?: IndexingResult;
     quality?: QualityResult;
+    sync?: SyncServerBenchRow[];
   } = { at: new Date().toISOString(), machine, args };
   const save = () => writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
 
@@ -123,6 +125,14 @@ async function main(): Promise<void> {
       });
       save();
       printQuality(out.quality);
+    }
+    if (!args.only || args.only === 'sync') {
+      // Push/pull through the workspace server, on PGlite and (when installed) PostgreSQL.
+      out.sync = await runSyncServerBench({
+        log,
+        ...(args.quick ? { ops: 1000, clients: 4, opsPerClient: 100 } : {}),
+      });
+      save();
     }
   } finally {
     save();

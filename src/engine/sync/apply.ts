@@ -1,0 +1,211 @@
+/**
+ * Applying pulled operations. Last writer wins per item and per edge by (hlc, op id): an
+ * operation changes a row only when it is greater than the version the row holds, so applying
+ * the same operations twice, or in any order, ends in the same state. The search index moves in
+ * step: FTS rows follow isSearchable, a vector made by the local model is stored, any other
+ * leaves the item without one (embedded_model NULL) for the local model to embed later.
+ * Everything here runs with sync_applying set, so the outbox triggers stay quiet.
+ */
+import type { Op, PulledOp, SyncEdge, SyncItem } from '../../shared/sync/protocol.ts';
+import { type Db, stmt } from '../db/driver.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
+import { compareVersions, ReplicaClock } from './clock.ts';
+import { EDGE_COLUMNS, freezeInTx, getVersion, setVersion } from './outbox.ts';
+
+export type ApplyContext = {
+  db: Db;
+  workspaceId: string;
+  /** The model this replica embeds with (null when it has none: pulled vectors are kept as they are). */
+  localModel: string | null;
+  /** Blobs this replica has, to note the ones to fetch. */
+  hasBlob?: (hash: string) => boolean;
+};
+
+export type ApplyResult = { applied: number; skipped: number; evicted: number };
+
+const VECTOR_DIMS = 384;
+
+const ITEM_SET = [
+  'storage_kind',
+  'kind',
+  'label',
+  'summary',
+  'body',
+  'source_key',
+  'canonical_type',
+  'canonical_value',
+  'blob',
+  'format',
+  'size',
+  'file_id',
+  'ordinal',
+  'locator',
+  'indexed',
+  'health',
+  'scope',
+  'origin_actor',
+  'origin_source',
+  'origin_run',
+  'origin_at',
+  'occurred_at',
+  'retired_at',
+  'superseded_by',
+  'created_at',
+  'updated_at',
+  'version',
+] as const satisfies readonly (keyof SyncItem)[];
+
+/**
+ * Applies one page of pulled operations and evictions, and moves the cursor, in ONE transaction
+ * (the caller's): a crash leaves either all of the page or none of it.
+ */
+export function applyPage(
+  ctx: ApplyContext,
+  page: { ops: readonly PulledOp[]; evict: readonly string[]; cursor?: number },
+): ApplyResult {
+  const { db } = ctx;
+  // Local changes not yet frozen get their clock first, so they compete on equal terms.
+  freezeInTx(db);
+  stmt(db, 'INSERT OR IGNORE INTO sync_applying (flag) VALUES (1)').run();
+  try {
+    const clock = new ReplicaClock(db);
+    const result: ApplyResult = { applied: 0, skipped: 0, evicted: 0 };
+    for (const pulled of page.ops) {
+      clock.observe(pulled.op.hlc);
+      if (applyOp(ctx, pulled.op)) result.applied += 1;
+      else result.skipped += 1;
+    }
+    for (const id of page.evict) {
+      if (id.startsWith('g_') ? evictEdge(db, id) : evictItem(db, id)) result.evicted += 1;
+    }
+    if (page.cursor !== undefined) {
+      stmt(db, 'UPDATE sync_state SET cursor = MAX(cursor, ?) WHERE id = 1').run(page.cursor);
+    }
+    return result;
+  } finally {
+    stmt(db, 'DELETE FROM sync_applying').run();
+  }
+}
+
+/** One operation; true when it won and changed the replica. */
+export function applyOp(ctx: ApplyContext, op: Op): boolean {
+  if (op.kind === 'proposal.decide') return false; // proposals are not kept on replicas yet
+  const kind = op.kind === 'item.upsert' ? 'item' : 'edge';
+  const ref = op.kind === 'item.upsert' ? op.item.id : op.edge.id;
+  const held = getVersion(ctx.db, kind, ref);
+  if (held && compareVersions(held, { hlc: op.hlc, opId: op.id }) >= 0) return false;
+  if (op.kind === 'item.upsert') writeItem(ctx, op.item);
+  else writeEdge(ctx.db, op.edge);
+  setVersion(ctx.db, kind, ref, op.hlc, op.id);
+  // A local operation not yet sent lost to this one everywhere: it need not travel.
+  stmt(ctx.db, 'DELETE FROM sync_outbox WHERE kind = ? AND ref = ?').run(kind, ref);
+  return true;
+}
+
+function writeItem(ctx: ApplyContext, item: SyncItem): void {
+  const { db } = ctx;
+  const prev = getRow(db, item.id);
+  const values = ITEM_SET.map((c) => item[c]);
+  if (prev) {
+    if (isSearchable(prev)) ftsDelete(db, prev);
+    stmt(
+      db,
+      `UPDATE items SET ${ITEM_SET.map((c) => `${c} = ?`).join(', ')}, workspace_id = ?, index_error = NULL
+       WHERE id = ?`,
+    ).run(...values, ctx.workspaceId, item.id);
+  } else {
+    stmt(
+      db,
+      `INSERT INTO items (id, workspace_id, ${ITEM_SET.join(', ')}) VALUES (?, ?, ${ITEM_SET.map(() => '?').join(', ')})`,
+    ).run(item.id, ctx.workspaceId, ...values);
+  }
+  const row = getRow(db, item.id) as ItemRow;
+  if (isSearchable(row)) ftsInsert(db, row);
+  writeVector(ctx, prev, row, item.vector);
+  if (item.blob && item.storage_kind === 'file' && ctx.hasBlob && !ctx.hasBlob(item.blob)) {
+    stmt(db, 'INSERT OR IGNORE INTO sync_blobs_wanted (hash) VALUES (?)').run(item.blob);
+  }
+}
+
+function writeVector(
+  ctx: ApplyContext,
+  prev: ItemRow | undefined,
+  row: ItemRow,
+  vector: SyncItem['vector'],
+): void {
+  const { db } = ctx;
+  if (row.retired_at !== null) {
+    vecDelete(db, row.rowid);
+    stmt(db, 'UPDATE items SET embedded_model = NULL WHERE rowid = ?').run(row.rowid);
+    return;
+  }
+  const decoded = vector ? decodeVector(vector.data) : null;
+  if (vector && decoded && (ctx.localModel === null || vector.model === ctx.localModel)) {
+    vecUpsert(db, row, vector.model, decoded);
+    return;
+  }
+  // The same text this replica already embedded keeps its vector (re-filed under the new scope).
+  const kept =
+    prev?.embedded_model && prev.label === row.label && prev.body === row.body ? keptVector(db, prev) : null;
+  if (kept && prev?.embedded_model) {
+    vecUpsert(db, row, prev.embedded_model, kept);
+    return;
+  }
+  vecDelete(db, row.rowid);
+  stmt(db, 'UPDATE items SET embedded_model = NULL WHERE rowid = ?').run(row.rowid);
+}
+
+function keptVector(db: Db, prev: ItemRow): Float32Array | null {
+  const hit = stmt(db, 'SELECT embedding FROM vec_items WHERE item_rowid = ?').get(BigInt(prev.rowid)) as
+    | { embedding: Buffer }
+    | undefined;
+  return hit ? new Float32Array(new Uint8Array(hit.embedding).buffer) : null;
+}
+
+export function decodeVector(data: string): Float32Array | null {
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length !== VECTOR_DIMS * 4) return null;
+  const copy = new Uint8Array(bytes).buffer;
+  const v = new Float32Array(copy);
+  return v.every(Number.isFinite) ? v : null;
+}
+
+function writeEdge(db: Db, edge: SyncEdge): void {
+  const cols = EDGE_COLUMNS;
+  stmt(
+    db,
+    `INSERT INTO edges (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+     ON CONFLICT (id) DO UPDATE SET ${cols
+       .filter((c) => c !== 'id')
+       .map((c) => `${c} = excluded.${c}`)
+       .join(', ')}`,
+  ).run(...cols.map((c) => edge[c]));
+}
+
+/** An edge this user may no longer see (one of its ends left their scopes). */
+export function evictEdge(db: Db, id: string): boolean {
+  stmt(db, "DELETE FROM sync_versions WHERE kind = 'edge' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_outbox WHERE kind = 'edge' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_changes WHERE kind = 'edge' AND ref = ?").run(id);
+  return stmt(db, 'DELETE FROM edges WHERE id = ?').run(id).changes > 0;
+}
+
+/** An item this user may no longer see leaves the replica: the row, its index entries, its edges. */
+export function evictItem(db: Db, id: string): boolean {
+  const row = getRow(db, id);
+  stmt(db, "DELETE FROM sync_versions WHERE kind = 'item' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_outbox WHERE kind = 'item' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_changes WHERE kind = 'item' AND ref = ?").run(id);
+  const edges = stmt(db, 'SELECT id FROM edges WHERE from_id = ? OR to_id = ?').all(id, id) as {
+    id: string;
+  }[];
+  for (const e of edges) evictEdge(db, e.id);
+  if (!row) return false;
+  if (isSearchable(row)) ftsDelete(db, row);
+  vecDelete(db, row.rowid);
+  stmt(db, "UPDATE jobs SET state = 'done', error = 'evicted' WHERE item_id = ? AND state = 'queued'").run(
+    id,
+  );
+  stmt(db, 'DELETE FROM items WHERE id = ?').run(id);
+  return true;
+}

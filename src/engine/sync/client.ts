@@ -1,0 +1,204 @@
+/**
+ * One sync round: freeze local changes, push the outbox (blobs first), learn the user's teams,
+ * pull pages after the cursor and apply each page with its cursor in one transaction, then fetch
+ * the blobs pulled file items need. Every step is safe to cut off: unacknowledged operations stay
+ * in the outbox and are resent with the same ids, an unapplied page is pulled again.
+ */
+
+import { AppError } from '../../shared/errors.ts';
+import {
+  type MeResponse,
+  type Op,
+  OpSchema,
+  PULL_MAX_OPS,
+  PUSH_MAX_BYTES,
+  PUSH_MAX_OPS,
+  type PulledOp,
+} from '../../shared/sync/protocol.ts';
+import type { BlobStore } from '../blobs.ts';
+import { type Db, stmt, writeTx } from '../db/driver.ts';
+import { sha256 } from '../ids.ts';
+import { ensureUser } from '../workspace.ts';
+import { applyPage } from './apply.ts';
+import { freezeChanges, nextBatch, pendingCount, recordRefusal, removeFromOutbox } from './outbox.ts';
+import { readState, recordAttempt } from './state.ts';
+import type { SyncTransport } from './transport.ts';
+
+export type SyncDeps = {
+  db: Db;
+  blobs: BlobStore;
+  workspaceId: string;
+  localModel: string | null;
+};
+
+export type SyncReport = {
+  pushed: number;
+  refused: number;
+  pulled: number;
+  applied: number;
+  evicted: number;
+  pending: number;
+  cursor: number;
+  blobs: { uploaded: number; fetched: number };
+};
+
+const MAX_PUSH_BATCHES = 400;
+const MAX_PULL_PAGES = 400;
+const MAX_BLOB_ATTEMPTS = 20;
+
+/** One push/pull round; records online/offline and the error for the status bar, then rethrows it. */
+export async function syncRound(deps: SyncDeps, transport: SyncTransport): Promise<SyncReport> {
+  try {
+    const push = await pushAll(deps, transport);
+    applyMembership(deps.db, await transport.me());
+    const pull = await pullAll(deps, transport);
+    const fetched = await fetchBlobs(deps, transport);
+    recordAttempt(deps.db, { online: true, error: null, synced: true });
+    return {
+      pushed: push.pushed,
+      refused: push.refused,
+      pulled: pull.pulled,
+      applied: pull.applied,
+      evicted: pull.evicted,
+      pending: pendingCount(deps.db),
+      cursor: readState(deps.db).cursor,
+      blobs: { uploaded: push.uploaded, fetched },
+    };
+  } catch (err) {
+    const offline = err instanceof AppError && err.code === 'sync-offline';
+    const message = err instanceof Error ? err.message : String(err);
+    try {
+      recordAttempt(deps.db, { online: !offline, error: message, synced: false });
+    } catch {
+      // a busy database must not hide the real error
+    }
+    throw err;
+  }
+}
+
+export async function pushAll(
+  deps: SyncDeps,
+  transport: SyncTransport,
+): Promise<{ pushed: number; refused: number; uploaded: number }> {
+  freezeChanges(deps.db);
+  const out = { pushed: 0, refused: 0, uploaded: 0 };
+  for (let i = 0; i < MAX_PUSH_BATCHES; i++) {
+    const batch = nextBatch(deps.db, PUSH_MAX_OPS, PUSH_MAX_BYTES - 4096);
+    if (batch.length === 0) break;
+    const ops = batch.map((e) => JSON.parse(e.body) as Op);
+    out.uploaded += await uploadBlobs(deps, transport, ops);
+    const res = await transport.push({ ops });
+    const byId = new Map(batch.map((e) => [e.opId, e]));
+    writeTx(deps.db, () => {
+      removeFromOutbox(
+        deps.db,
+        res.accepted.map((a) => a.id),
+      );
+      for (const r of res.refused) {
+        const entry = byId.get(r.id);
+        if (entry) recordRefusal(deps.db, r.id, entry.kind, entry.ref, r.reason);
+      }
+      removeFromOutbox(
+        deps.db,
+        res.refused.map((r) => r.id),
+      );
+    });
+    out.pushed += res.accepted.length;
+    out.refused += res.refused.length;
+    // A server that acknowledged nothing would have us resend the same batch forever.
+    if (res.accepted.length + res.refused.length === 0) break;
+  }
+  return out;
+}
+
+/** The bytes go up before the items that reference them (HEAD first: most are there already). */
+async function uploadBlobs(deps: SyncDeps, transport: SyncTransport, ops: readonly Op[]): Promise<number> {
+  const hashes = new Set<string>();
+  for (const op of ops) {
+    // sections name their file's blob too, and may travel in an earlier batch than the file
+    if (op.kind === 'item.upsert' && op.item.blob) hashes.add(op.item.blob);
+  }
+  let uploaded = 0;
+  for (const hash of hashes) {
+    if (!deps.blobs.has(hash)) continue; // pulled without its bytes yet: the server has them
+    if (await transport.hasBlob(hash)) continue;
+    await transport.putBlob(hash, deps.blobs.get(hash));
+    uploaded += 1;
+  }
+  return uploaded;
+}
+
+/** The server's teams become this replica's teams for the user, so local scope checks match its. */
+export function applyMembership(db: Db, me: MeResponse): void {
+  writeTx(db, () => {
+    ensureUser(db, me.user);
+    const now = new Date().toISOString();
+    for (const team of me.teams) {
+      stmt(db, 'INSERT OR IGNORE INTO teams (id, name, created_at) VALUES (?, ?, ?)').run(team, team, now);
+      stmt(db, 'INSERT OR IGNORE INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, me.user);
+    }
+    stmt(
+      db,
+      'DELETE FROM team_members WHERE user_id = ? AND team_id NOT IN (SELECT value FROM json_each(?))',
+    ).run(me.user, JSON.stringify(me.teams));
+    stmt(db, 'UPDATE sync_state SET teams = ?, is_admin = ?, workspace_name = ? WHERE id = 1').run(
+      JSON.stringify(me.teams),
+      me.isAdmin ? 1 : 0,
+      me.workspace.name,
+    );
+  });
+}
+
+export async function pullAll(
+  deps: SyncDeps,
+  transport: SyncTransport,
+): Promise<{ pulled: number; applied: number; evicted: number }> {
+  const out = { pulled: 0, applied: 0, evicted: 0 };
+  for (let i = 0; i < MAX_PULL_PAGES; i++) {
+    const after = readState(deps.db).cursor;
+    const page = await transport.pull(after, PULL_MAX_OPS);
+    const ops = page.ops.filter(isValidPulled);
+    const result = writeTx(deps.db, () =>
+      applyPage(
+        { db: deps.db, workspaceId: deps.workspaceId, localModel: deps.localModel, hasBlob: deps.blobs.has },
+        { ops, evict: page.evict, cursor: page.cursor },
+      ),
+    );
+    out.pulled += page.ops.length;
+    out.applied += result.applied;
+    out.evicted += result.evicted;
+    // A backfill page (items newly visible, delivered with older seqs) may keep the cursor where it was.
+    if (!page.more || (page.cursor <= after && page.ops.length === 0)) break;
+  }
+  return out;
+}
+
+/** A server is trusted for what it sends, but a malformed operation is skipped rather than written. */
+function isValidPulled(p: PulledOp): boolean {
+  return OpSchema.safeParse(p.op).success;
+}
+
+async function fetchBlobs(deps: SyncDeps, transport: SyncTransport): Promise<number> {
+  const wanted = stmt(
+    deps.db,
+    'SELECT hash FROM sync_blobs_wanted WHERE attempts < ? ORDER BY attempts, hash LIMIT 500',
+  ).all(MAX_BLOB_ATTEMPTS) as { hash: string }[];
+  let fetched = 0;
+  for (const { hash } of wanted) {
+    const needed = stmt(deps.db, 'SELECT 1 FROM items WHERE blob = ? LIMIT 1').get(hash);
+    if (!needed || deps.blobs.has(hash)) {
+      stmt(deps.db, 'DELETE FROM sync_blobs_wanted WHERE hash = ?').run(hash);
+      continue;
+    }
+    const bytes = await transport.getBlob(hash);
+    if (!bytes || sha256(bytes) !== hash) {
+      // not uploaded yet by the device that added it (or damaged on the way): try again next round
+      stmt(deps.db, 'UPDATE sync_blobs_wanted SET attempts = attempts + 1 WHERE hash = ?').run(hash);
+      continue;
+    }
+    deps.blobs.put(bytes);
+    stmt(deps.db, 'DELETE FROM sync_blobs_wanted WHERE hash = ?').run(hash);
+    fetched += 1;
+  }
+  return fetched;
+}

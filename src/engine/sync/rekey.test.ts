@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeTx } from '../db/driver.ts';
+import type { Engine } from '../engine.ts';
+import { edgeId, linkItems, observeMention } from '../graph.ts';
+import { itemId } from '../ids.ts';
+import type { ItemRow } from '../items.ts';
+import { upsertNote } from '../notes.ts';
+import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { rekeyReplica } from './rekey.ts';
+
+let ws: TestWorkspace;
+let engine: Engine;
+beforeEach(() => {
+  ws = createTestWorkspace();
+  engine = ws.open({ user: undefined });
+});
+afterEach(() => ws.cleanup());
+
+describe('[C8] joining re-keys a replica that already has items', () => {
+  it('gives every item the id the server workspace gives its source key, and everything follows', async () => {
+    const path = ws.write(
+      'handbook.md',
+      '# Billing\n\nThe billing migration is owned by Dana.\n\n# Travel\n\nTrains.\n',
+    );
+    engine.add([path]);
+    await engine.index();
+    const note = upsertNote(engine.db, engine.workspaceId, {
+      kind: 'fact',
+      label: 'private',
+      body: 'My own secret wifi password rule.',
+      scope: `user:${engine.user}`,
+      actor: engine.user,
+      source: 'test',
+      sourceKey: 'note:mine',
+    });
+    const section = engine.db
+      .prepare("SELECT * FROM items WHERE storage_kind = 'section' LIMIT 1")
+      .get() as ItemRow;
+    const origin = { actor: engine.user, source: 'test', run: 'r1' };
+    observeMention(
+      engine.db,
+      engine.workspaceId,
+      engine.scopes(),
+      { itemId: section.id, name: 'Dana', kind: 'person', quote: 'Dana' },
+      origin,
+    );
+    linkItems(engine.db, engine.scopes(), { from: section.id, to: note.id, type: 'relates to' }, origin);
+    const before = engine.db.prepare('SELECT COUNT(*) AS n FROM edges').get();
+
+    const result = writeTx(engine.db, () =>
+      rekeyReplica(engine.db, { workspaceId: 'server-ws', fromUser: engine.user, toUser: 'alice' }),
+    );
+    expect(result.items).toBeGreaterThan(3);
+
+    const items = engine.db.prepare('SELECT * FROM items').all() as ItemRow[];
+    const ids = new Set(items.map((r) => r.id));
+    for (const r of items) {
+      expect(r.id).toBe(itemId('server-ws', r.storage_kind, r.source_key));
+      expect(r.workspace_id).toBe('server-ws');
+      if (r.file_id) expect(ids.has(r.file_id)).toBe(true);
+    }
+    expect(items.find((r) => r.source_key === 'note:mine')?.scope).toBe('user:alice');
+    const edges = engine.db.prepare('SELECT * FROM edges').all() as {
+      id: string;
+      type: string;
+      from_id: string;
+      to_id: string;
+      props: string | null;
+    }[];
+    expect(engine.db.prepare('SELECT COUNT(*) AS n FROM edges').get()).toEqual(before);
+    expect(edges.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['HAS_SECTION', 'MENTIONS', 'RELATES_TO']),
+    );
+    for (const e of edges) {
+      expect(ids.has(e.from_id) && ids.has(e.to_id)).toBe(true);
+      if (e.type === 'HAS_SECTION' || e.type === 'RELATES_TO')
+        expect(e.id).toBe(edgeId(e.from_id, e.type, e.to_id));
+    }
+    expect(engine.db.prepare("SELECT value FROM meta WHERE key = 'workspace_id'").get()).toEqual({
+      value: 'server-ws',
+    });
+    // rowids did not move: the search index still finds the re-keyed section
+    engine.workspaceId = 'server-ws';
+    const hits = (await engine.search('billing migration', { mode: 'keyword' })).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(ids.has(hits[0]?.id ?? '')).toBe(true);
+  });
+
+  it('two replicas that added the same file hold the same item once both joined', () => {
+    const path = ws.write('same.md', '# Same\n\nsame bytes\n');
+    const other = createTestWorkspace();
+    try {
+      const a = engine;
+      const b = other.open();
+      const idA = a.add([path]).added[0]?.id;
+      const idB = b.add([path]).added[0]?.id;
+      expect(idA).not.toBe(idB);
+      for (const e of [a, b])
+        writeTx(e.db, () =>
+          rekeyReplica(e.db, { workspaceId: 'server-ws', fromUser: e.user, toUser: e.user }),
+        );
+      const fileId = (e: Engine) =>
+        (e.db.prepare("SELECT id FROM items WHERE storage_kind = 'file'").get() as { id: string }).id;
+      expect(fileId(a)).toBe(fileId(b));
+    } finally {
+      void other.cleanup();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Joining a server re-keys the replica in one transaction. Item ids derive from the workspace id
+ * and the source key (DESIGN.md section 3); a replica made its own workspace on first launch, so
+ * its items get the ids the server workspace gives the same source keys: two devices that added
+ * the same file then hold the same item. Everything that names an item follows (file_id,
+ * superseded_by, edges and their ids, jobs), and the local user's own scope, rows and origins
+ * become the server user's: the local acting user becomes that user. Rowids do not change, so the
+ * FTS and vector rows stay attached. History (telemetry, chat citations) keeps the old ids.
+ */
+import { createHash } from 'node:crypto';
+import type { StorageKind } from '../../shared/types.ts';
+import { type Db, stmt } from '../db/driver.ts';
+import { itemId } from '../ids.ts';
+import { vecUpsert } from '../items.ts';
+import { ensureUser } from '../workspace.ts';
+
+export type RekeyResult = { items: number; edges: number };
+
+type ItemKeys = {
+  rowid: number;
+  id: string;
+  storage_kind: StorageKind;
+  source_key: string;
+  file_id: string | null;
+  superseded_by: string | null;
+  scope: string;
+  origin_actor: string;
+  canonical_value: string | null;
+  embedded_model: string | null;
+};
+
+type EdgeKeys = {
+  id: string;
+  type: string;
+  from_id: string;
+  to_id: string;
+  props: string | null;
+  origin_actor: string;
+};
+
+function edgeHash(from: string, type: string, to: string, discriminator = ''): string {
+  const key = discriminator ? `${from}\0${type}\0${to}\0${discriminator}` : `${from}\0${type}\0${to}`;
+  return `g_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
+}
+
+/** Must run inside the caller's write transaction, before the replica records changes to send. */
+export function rekeyReplica(
+  db: Db,
+  target: { workspaceId: string; fromUser: string; toUser: string },
+): RekeyResult {
+  const fromWs = (stmt(db, "SELECT value FROM meta WHERE key = 'workspace_id'").get() as { value: string })
+    .value;
+  ensureUser(db, target.toUser);
+  const renameUser = target.fromUser !== target.toUser;
+  const userScope = (s: string) =>
+    renameUser && s === `user:${target.fromUser}` ? `user:${target.toUser}` : s;
+  const actor = (a: string) => (renameUser && a === target.fromUser ? target.toUser : a);
+  if (fromWs === target.workspaceId && !renameUser) return { items: 0, edges: 0 };
+
+  const items = stmt(
+    db,
+    `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor, canonical_value,
+     embedded_model FROM items`,
+  ).all() as ItemKeys[];
+  const newId = new Map(items.map((r) => [r.id, itemId(target.workspaceId, r.storage_kind, r.source_key)]));
+  const mapId = (id: string | null) => (id === null ? null : (newId.get(id) ?? id));
+  const update = stmt(
+    db,
+    `UPDATE items SET id = ?, workspace_id = ?, file_id = ?, superseded_by = ?, scope = ?, origin_actor = ?
+     WHERE rowid = ?`,
+  );
+  for (const r of items) {
+    const scope = userScope(r.scope);
+    update.run(
+      mapId(r.id),
+      target.workspaceId,
+      mapId(r.file_id),
+      mapId(r.superseded_by),
+      scope,
+      actor(r.origin_actor),
+      r.rowid,
+    );
+    if (scope !== r.scope && r.embedded_model) refileVector(db, r, scope);
+  }
+  const byOldId = new Map(items.map((r) => [r.id, r]));
+  const edges = stmt(
+    db,
+    'SELECT id, type, from_id, to_id, props, origin_actor FROM edges',
+  ).all() as EdgeKeys[];
+  const updateEdge = stmt(
+    db,
+    'UPDATE edges SET id = ?, from_id = ?, to_id = ?, origin_actor = ? WHERE id = ?',
+  );
+  for (const e of edges) {
+    const from = mapId(e.from_id) as string;
+    const to = mapId(e.to_id) as string;
+    updateEdge.run(
+      newEdgeId(e, from, to, byOldId, target.workspaceId),
+      from,
+      to,
+      actor(e.origin_actor),
+      e.id,
+    );
+  }
+  const updateJob = stmt(db, 'UPDATE jobs SET item_id = ? WHERE item_id = ?');
+  for (const [oldId, id] of newId) updateJob.run(id, oldId);
+  if (renameUser) renameLocalUser(db, target.fromUser, target.toUser);
+  stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
+  stmt(db, "UPDATE meta SET value = ? WHERE key = 'workspace_id'").run(target.workspaceId);
+  return { items: items.length, edges: edges.length };
+}
+
+/** Edge ids derive from their ends (and, for mentions, where the mention is): recompute them the same way. */
+function newEdgeId(
+  e: EdgeKeys,
+  from: string,
+  to: string,
+  byOldId: Map<string, ItemKeys>,
+  workspaceId: string,
+): string {
+  if (e.id === edgeHash(e.from_id, e.type, e.to_id)) return edgeHash(from, e.type, to);
+  for (const d of discriminators(e, byOldId)) {
+    if (e.id === edgeHash(e.from_id, e.type, e.to_id, d)) return edgeHash(from, e.type, to, d);
+  }
+  // An id made some other way: still unique and the same on every device that re-keys it.
+  return `g_${createHash('sha256').update(`${e.id}\0${workspaceId}`).digest('hex').slice(0, 20)}`;
+}
+
+function discriminators(e: EdgeKeys, byOldId: Map<string, ItemKeys>): string[] {
+  const out: string[] = [];
+  try {
+    const props = e.props ? (JSON.parse(e.props) as { span?: { start?: number; end?: number } }) : {};
+    if (props.span && typeof props.span.start === 'number') out.push(`${props.span.start}-${props.span.end}`);
+  } catch {
+    // props that are not JSON carry no discriminator
+  }
+  const target = byOldId.get(e.to_id);
+  if (target?.canonical_value) out.push(target.canonical_value);
+  return out;
+}
+
+function refileVector(db: Db, r: ItemKeys, scope: string): void {
+  const hit = stmt(db, 'SELECT embedding FROM vec_items WHERE item_rowid = ?').get(BigInt(r.rowid)) as
+    | { embedding: Buffer }
+    | undefined;
+  if (!hit || !r.embedded_model) return;
+  const vector = new Float32Array(new Uint8Array(hit.embedding).buffer);
+  vecUpsert(db, { rowid: r.rowid, storage_kind: r.storage_kind, scope }, r.embedded_model, vector);
+}
+
+/** The local user's own rows (threads, watched folders, runs) become the server user's. */
+function renameLocalUser(db: Db, from: string, to: string): void {
+  stmt(db, 'UPDATE chat_threads SET user_id = ? WHERE user_id = ?').run(to, from);
+  stmt(db, 'UPDATE watched_folders SET user_id = ? WHERE user_id = ?').run(to, from);
+  stmt(db, 'UPDATE watched_folders SET scope = ? WHERE scope = ?').run(`user:${to}`, `user:${from}`);
+  stmt(db, 'UPDATE runs SET user_id = ? WHERE user_id = ?').run(to, from);
+}
