@@ -37,7 +37,11 @@ export type IndexingResult = {
 };
 
 /** Markdown files of about `fileKb` each: headings, paragraphs, lists and the odd code block. */
-export function writeMarkdown(dir: string, totalMb: number, fileKb: number): { files: number; bytes: number } {
+export function writeMarkdown(
+  dir: string,
+  totalMb: number,
+  fileKb: number,
+): { files: number; bytes: number } {
   mkdirSync(dir, { recursive: true });
   const vocab = vocabulary();
   const rand = rng(11);

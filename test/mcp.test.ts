@@ -14,8 +14,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkItems } from '../src/engine/graph.ts';
 import { Engine } from '../src/engine/engine.ts';
+import { linkItems } from '../src/engine/graph.ts';
 import { upsertNote } from '../src/engine/notes.ts';
 
 const BRAIN = resolve('bin/brain.mjs');
