@@ -2,14 +2,24 @@
 import { Command, CommanderError } from 'commander';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
+import { registerAsk } from './commands/ask.ts';
+import { registerConfig } from './commands/config.ts';
+import { registerDossier } from './commands/dossier.ts';
+import { registerEntities } from './commands/entities.ts';
+import { registerGraph } from './commands/graph.ts';
+import { registerInbox } from './commands/inbox.ts';
 import { registerIndex } from './commands/index-cmd.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerMembers } from './commands/members.ts';
 import { registerModel } from './commands/model.ts';
 import { registerRead } from './commands/read.ts';
+import { registerRuns } from './commands/runs.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerServer } from './commands/server.ts';
 import { registerStatus } from './commands/status.ts';
+import { registerSync } from './commands/sync.ts';
+import { registerTeams } from './commands/teams.ts';
 
 export function buildProgram(): Command {
   const program = new Command('brain')
@@ -24,10 +34,20 @@ export function buildProgram(): Command {
   registerRead(program);
   registerStatus(program);
   registerServe(program);
+  registerServer(program);
   registerMembers(program);
   registerModel(program);
   registerMcp(program);
   registerActivity(program);
+  registerSync(program);
+  registerTeams(program);
+  registerEntities(program);
+  registerDossier(program);
+  registerGraph(program);
+  registerAsk(program);
+  registerConfig(program);
+  registerInbox(program);
+  registerRuns(program);
   return program;
 }
 

@@ -117,5 +117,6 @@ function toEntry(row: Row, labels: Map<string, string>): ActivityEntry {
       ms: d.ms,
     };
   }
+  if (typeof data.summary === 'string') return { ...base, summary: data.summary };
   return { ...base, summary: `${row.event} ${JSON.stringify(data).slice(0, 100)}` };
 }

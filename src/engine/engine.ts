@@ -14,6 +14,8 @@ import { closeIngestWorkers } from './ingest/index.ts';
 import { type LineRange, type ReadResult, readItem } from './read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
+import { closeVectorWorker } from './search/vector-client.ts';
+import { connectedUser, type SyncStatus, syncStatus } from './sync/state.ts';
 import { logEvent, type Surface } from './telemetry.ts';
 import {
   addMember,
@@ -50,14 +52,16 @@ export type Status = {
   };
   queue: { queued: number; running: number };
   model: ModelState;
+  sync: SyncStatus;
 };
 
 export class Engine {
   readonly home: string;
   readonly db: Db;
   readonly blobs: BlobStore;
-  readonly workspaceId: string;
-  readonly user: string;
+  /** Both change when the replica joins a workspace server (src/engine/sync). */
+  workspaceId: string;
+  user: string;
   readonly embedder: Embedder;
   readonly surface: Surface;
 
@@ -70,7 +74,7 @@ export class Engine {
     this.surface = options.surface ?? 'cli';
     const local = localUserName();
     ensureUser(this.db, local);
-    this.user = options.user ?? local;
+    this.user = options.user ?? connectedUser(this.db) ?? local;
     if (!userExists(this.db, this.user)) {
       throw new AppError(
         'not-found',
@@ -198,12 +202,14 @@ export class Engine {
         running: queue.find((q) => q.state === 'running')?.n ?? 0,
       },
       model: this.embedder.state(),
+      sync: syncStatus(this.db),
     };
   }
 
   async close(): Promise<void> {
     await this.embedder.close();
     await closeIngestWorkers();
+    await closeVectorWorker(this.db);
     this.db.close();
   }
 }

@@ -24,3 +24,18 @@ describe('normaliseLinkType', () => {
     expect(() => normaliseLinkType('a;b')).toThrow();
   });
 });
+
+describe('normaliseName: what an alias is found by', () => {
+  it.each([
+    ['case', 'GLOBEX', 'company', 'globex'],
+    ['accents', 'Société Générale', 'company', 'societe generale'],
+    ['accents in people', 'Zoë Ångström', 'person', 'zoe angstrom'],
+    ['legal suffix with dots', 'Initech S.p.A.', 'company', 'initech'],
+    ['stacked suffixes', 'Umbrella Holdings Pty Ltd', 'company', 'umbrella holdings'],
+    ['punctuation', "O'Brien-Smith & Co.", 'company', 'o brien smith'],
+    ['punctuation in people', 'Dana  Reyes, Jr.', 'person', 'dana reyes jr'],
+    ['a suffix is kept for a person', 'Ltd Smith Inc', 'person', 'ltd smith inc'],
+  ] as const)('%s: %s → %s', (_what, name, kind, want) => {
+    expect(normaliseName(name, kind)).toBe(want);
+  });
+});

@@ -244,6 +244,7 @@ export function observeMention(
       origin,
       now,
     );
+    if (entity.created) linkFaces(db, entity.row, origin, now);
     const discriminator = where.span ? `${where.span.start}-${where.span.end}` : normalised;
     const edge: EdgeView = {
       id: edgeId(item.id, 'MENTIONS', entity.row.id, discriminator),
@@ -255,6 +256,39 @@ export function observeMention(
     upsertEdge(db, edge, origin, now);
     return { entity: { ...itemView(entity.row), created: entity.created }, edge };
   });
+}
+
+/** Every name sources used for an entity: its body keeps one per line, first seen first. */
+export function entityAliases(row: Pick<ItemRow, 'body' | 'label'>): string[] {
+  const names = row.body.split('\n').filter((n) => n.trim() !== '');
+  return names.length ? [...new Set(names)] : [row.label];
+}
+
+/**
+ * A new face of a name already known in other scopes is joined to those faces with a soft SAME_AS
+ * edge, never merged. The edge is visible only to someone who sees both faces (section 9).
+ */
+function linkFaces(db: Db, entity: ItemRow, origin: Origin, now: string): void {
+  const faces = db
+    .prepare(
+      `SELECT id FROM items WHERE storage_kind = 'entity' AND canonical_type = ? AND canonical_value = ?
+       AND scope <> ? AND retired_at IS NULL ORDER BY rowid LIMIT 20`,
+    )
+    .all(entity.canonical_type, entity.canonical_value, entity.scope) as { id: string }[];
+  for (const face of faces) {
+    upsertEdge(
+      db,
+      {
+        id: edgeId(entity.id, 'SAME_AS', face.id),
+        type: 'SAME_AS',
+        from: entity.id,
+        to: face.id,
+        props: { soft: true, faces: true },
+      },
+      origin,
+      now,
+    );
+  }
 }
 
 // ---- links ----

@@ -4,7 +4,7 @@
  * dies, every pending and later call gets `engine-unavailable` and the window shows why.
  */
 import { join } from 'node:path';
-import { type UtilityProcess, utilityProcess } from 'electron';
+import { safeStorage, type UtilityProcess, utilityProcess } from 'electron';
 import type { EngineMessage, MainMessage } from '../engine/api/messages.ts';
 import type { BridgeResult } from '../shared/api/bridge.ts';
 import type { EventName } from '../shared/api/events.ts';
@@ -37,6 +37,7 @@ export class EngineProcess {
           resolve();
         }
         if (message.type === 'event') this.onEvent(message.event, message.payload);
+        if (message.type === 'secret') child.postMessage(answerSecret(message) satisfies MainMessage);
         if (message.type === 'result') {
           this.pending.get(message.id)?.(message.result as BridgeResult);
           this.pending.delete(message.id);
@@ -86,5 +87,24 @@ export class EngineProcess {
       });
       child.postMessage({ type: 'shutdown' } satisfies MainMessage);
     });
+  }
+}
+
+/** The engine's model key, encrypted and decrypted here with the OS keychain (safeStorage). */
+function answerSecret(m: { id: number; op: 'encrypt' | 'decrypt'; data: string }) {
+  try {
+    if (!safeStorage.isEncryptionAvailable()) throw new Error('the OS keychain is not available');
+    const data =
+      m.op === 'encrypt'
+        ? safeStorage.encryptString(m.data).toString('base64')
+        : safeStorage.decryptString(Buffer.from(m.data, 'base64'));
+    return { type: 'secret-result' as const, id: m.id, ok: true, data };
+  } catch (err) {
+    return {
+      type: 'secret-result' as const,
+      id: m.id,
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+    };
   }
 }

@@ -66,7 +66,13 @@ function installErrorHandling(app: FastifyInstance): void {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: JSON_BODY_LIMIT, trustProxy: false });
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: false,
+    // Shutting down (SIGTERM, tests) must not wait on clients that keep a connection open.
+    forceCloseConnections: true,
+  });
   installErrorHandling(app);
   const limits = deps.rateLimit === undefined ? DEFAULT_RATE_LIMIT : deps.rateLimit;
   if (limits) {

@@ -23,6 +23,12 @@ export function registerStatus(program: Command): void {
         print(
           `semantic   ${m.status === 'on' ? `on (${m.modelId})` : `${m.status}${m.reason ? `: ${m.reason}` : ''}`}`,
         );
+        const y = s.sync;
+        if (y.connected) {
+          print(
+            `sync       ${y.state ?? 'not yet'} ${y.server} as ${y.user}, ${y.pending} pending, last sync ${y.lastSync ?? 'never'}${y.lastError ? ` (${y.lastError})` : ''}`,
+          );
+        }
       }),
     );
 }

@@ -16,6 +16,7 @@ import type { Citation, StorageKind } from '../../shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { queryTerms } from '../search/keyword.ts';
+import type { Answerer } from './chat-model.ts';
 
 /** What the read injection hands the chat for one turn. */
 export type Injected = {
@@ -135,9 +136,11 @@ export async function sendMessage(
   user: string,
   input: { threadId?: string; message: string; anchors?: readonly string[] },
   inject: Injector,
+  model?: { answer: Answerer; onDelta: (delta: { threadId: string; turnId: string; text: string }) => void },
 ): Promise<ChatSendResult> {
   const now = new Date().toISOString();
   const threadId = input.threadId ?? randomUUID();
+  const answerId = randomUUID();
   if (input.threadId) threadRow(db, user, input.threadId);
   let injected: Injected;
   try {
@@ -146,7 +149,9 @@ export async function sendMessage(
     // Memory never breaks a turn.
     injected = { items: [], reason: `search failed: ${(err as Error).message}` };
   }
-  const answer = passageAnswer(input.message, injected);
+  const answer = model
+    ? await modelAnswer(db, threadId, input, injected, model, answerId)
+    : { ...passageAnswer(input.message, injected), modelOff: true };
   const userTurn: ChatTurn = {
     id: randomUUID(),
     role: 'user',
@@ -158,13 +163,13 @@ export async function sendMessage(
     passages: [],
   };
   const answerTurn: ChatTurn = {
-    id: randomUUID(),
+    id: answerId,
     role: 'assistant',
     text: answer.text,
     at: new Date(Date.parse(now) + 1).toISOString(),
     memories: injected.items.map(({ body: _body, ...m }) => m),
     reason: injected.items.length ? null : injected.reason,
-    modelOff: true,
+    modelOff: answer.modelOff,
     passages: answer.passages,
   };
   writeTx(db, () => {
@@ -183,4 +188,48 @@ export async function sendMessage(
     db.prepare('UPDATE chat_threads SET updated_at = ? WHERE id = ?').run(answerTurn.at, threadId);
   });
   return { thread: summary(threadRow(db, user, threadId)), user: userTurn, answer: answerTurn };
+}
+
+/**
+ * The model's answer, streamed as deltas. Nothing injected: the brain says it holds nothing (no
+ * model call). The model failing mid-answer falls back to the passages and says why.
+ */
+async function modelAnswer(
+  db: Db,
+  threadId: string,
+  input: { threadId?: string; message: string },
+  injected: Injected,
+  model: { answer: Answerer; onDelta: (delta: { threadId: string; turnId: string; text: string }) => void },
+  turnId: string,
+): Promise<{ text: string; passages: Passage[]; modelOff: boolean }> {
+  if (injected.items.length === 0) {
+    const text = `The brain holds nothing on this${injected.reason ? ` (${injected.reason})` : ''}.`;
+    model.onDelta({ threadId, turnId, text });
+    return { text, passages: [], modelOff: false };
+  }
+  const history = input.threadId
+    ? (
+        db
+          .prepare('SELECT role, text FROM chat_turns WHERE thread_id = ? ORDER BY at, rowid')
+          .all(input.threadId) as { role: 'user' | 'assistant'; text: string }[]
+      ).slice(-6)
+    : [];
+  try {
+    const text = await model.answer({
+      question: input.message,
+      injected,
+      history,
+      onDelta: (delta) => model.onDelta({ threadId, turnId, text: delta }),
+    });
+    if (text.trim()) return { text: text.trim(), passages: [], modelOff: false };
+    throw new Error('the model returned an empty answer');
+  } catch (err) {
+    const fallback = passageAnswer(input.message, injected);
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      ...fallback,
+      text: `The chat model failed (${why}), so here are the passages the brain found.`,
+      modelOff: true,
+    };
+  }
 }

@@ -12,10 +12,19 @@ import type {
 import { AppError } from '../../shared/errors.ts';
 import type { FileFormat } from '../../shared/types.ts';
 import type { Engine } from '../engine.ts';
+import { entityDossier } from '../entity-dossier.ts';
 import { readWholeText } from '../ingest/index.ts';
 import { type ItemRow, parseHealth, parseLocator } from '../items.ts';
 import { visibleRow } from '../read.ts';
 import { citationOf } from '../search/search.ts';
+
+type Span = { start: number; end: number };
+
+/** A range inside the item's own text (a mention), moved to where that text sits in `text`. */
+function spanIn(text: string, offset: number, at: Span | undefined): Span | null {
+  if (!at || offset + at.end > text.length) return null;
+  return { start: offset + at.start, end: offset + at.end };
+}
 
 const STATE_SQL = `CASE WHEN i.indexed = 1 THEN 'indexed'
   WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.item_id = i.id AND j.kind = 'index' AND j.state IN ('queued','running')) THEN 'indexing'
@@ -179,17 +188,29 @@ function locateSection(text: string, section: ItemRow): { start: number; end: nu
   return start >= 0 ? { start, end: start + section.body.length } : null;
 }
 
-export async function dossier(engine: Engine, id: string): Promise<Dossier> {
+export async function dossier(engine: Engine, id: string, at?: Span): Promise<Dossier> {
   const scopes = engine.scopes();
   const item = visibleRow(engine.db, id, scopes);
-  if (item.storage_kind === 'note' || item.storage_kind === 'entity') {
+  if (item.storage_kind === 'entity') {
+    return {
+      item: toItemView(item),
+      file: null,
+      outline: [],
+      text: null,
+      textNote: null,
+      highlight: null,
+      citation: null,
+      entity: entityDossier(engine.db, scopes, item),
+    };
+  }
+  if (item.storage_kind === 'note') {
     return {
       item: toItemView(item),
       file: null,
       outline: [],
       text: item.body,
       textNote: null,
-      highlight: null,
+      highlight: spanIn(item.body, 0, at),
       citation: null,
     };
   }
@@ -207,14 +228,15 @@ export async function dossier(engine: Engine, id: string): Promise<Dossier> {
       ...base,
       text: item.body,
       textNote: `${file.label} has changed since this passage was indexed; showing the passage as it was.`,
-      highlight: { start: 0, end: item.body.length },
+      highlight: spanIn(item.body, 0, at) ?? { start: 0, end: item.body.length },
     };
   }
   if (!file.blob || !file.format)
     return { ...base, text: null, textNote: 'No stored bytes.', highlight: null };
   try {
     const text = await readWholeText(engine.blobs.get(file.blob), file.format as FileFormat);
-    const highlight = item.storage_kind === 'section' ? locateSection(text, item) : null;
+    const section = item.storage_kind === 'section' ? locateSection(text, item) : null;
+    const highlight = (at ? spanIn(text, section?.start ?? 0, at) : null) ?? section;
     return {
       ...base,
       text,

@@ -22,11 +22,14 @@ import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
+import { SyncLoop } from '../sync/loop.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
+import { entityHandlers } from './entities-api.ts';
 import { dossier, listFiles } from './files-view.ts';
 import { IndexRunner } from './index-runner.ts';
 import { readSettings, writeSettings } from './settings.ts';
 import { FolderWatcher } from './watch.ts';
+import { BrainWork } from './writeback-host.ts';
 
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -40,7 +43,9 @@ export class BrainHost {
   private readonly listeners = new Set<Listener>();
   private readonly runner: IndexRunner;
   private readonly watcher: FolderWatcher;
+  private readonly sync: SyncLoop;
   private readonly handlers: Handlers;
+  private readonly work: BrainWork;
 
   private constructor(engine: Engine, options: { version: string; sampleDir?: string }) {
     this.engine = engine;
@@ -49,6 +54,7 @@ export class BrainHost {
       (p) => {
         this.emit('index.progress', p);
         if (p.phase === 'indexed' || p.phase === 'failed') this.emit('files.changed', { ids: [p.fileId] });
+        if (p.phase === 'indexed') this.work.audit(p.fileId);
       },
       () => this.emit('status.changed', this.status()),
     );
@@ -60,6 +66,15 @@ export class BrainHost {
       },
       onError: () => this.emit('status.changed', this.status()),
     });
+    this.sync = new SyncLoop(engine, {
+      onChange: () => this.emit('status.changed', this.status()),
+      onPulled: () => this.runner.resume(),
+    });
+    this.work = new BrainWork(
+      engine,
+      (event, payload) => this.emit(event, payload),
+      () => this.emit('status.changed', this.status()),
+    );
     this.handlers = this.buildHandlers(options.version, options.sampleDir ?? SAMPLE_DIR);
   }
 
@@ -68,6 +83,8 @@ export class BrainHost {
     const host = new BrainHost(engine, options);
     await host.watcher.start().catch((err: Error) => console.error(`[watch] ${err.message}`));
     host.runner.resume();
+    host.work.start();
+    host.sync.start();
     return host;
   }
 
@@ -153,7 +170,7 @@ export class BrainHost {
       counts: s.counts,
       queue: s.queue,
       model: s.model,
-      chatModel: { status: 'off', reason: 'no chat model is configured: answers are the cited passages' },
+      chatModel: this.work.chatModelStatus(),
     };
   }
 
@@ -175,7 +192,7 @@ export class BrainHost {
         return result;
       },
       'files.index': (input) => ({ queued: this.runner.request(input.ids) }),
-      'items.dossier': (input) => dossier(e, input.id),
+      'items.dossier': (input) => dossier(e, input.id, input.at),
       'items.read': async (input) => {
         const lines = input.from ? { from: input.from, to: input.to ?? input.from } : undefined;
         const r = await e.read(input.id, lines);
@@ -192,10 +209,16 @@ export class BrainHost {
       'chat.threads': () => listThreads(e.db, e.user),
       'chat.thread': (input) => getThread(e.db, e.user, input.id),
       'chat.send': async (input) => {
-        const result = await sendMessage(e.db, e.user, input, async (message, anchors) => {
-          const r = await inject(e, { message, anchors: [...anchors], surface: 'chat' });
-          return { items: r.items, reason: r.reason };
-        });
+        const result = await sendMessage(
+          e.db,
+          e.user,
+          input,
+          async (message, anchors) => {
+            const r = await inject(e, { message, anchors: [...anchors], surface: 'chat' });
+            return { items: r.items, reason: r.reason };
+          },
+          await this.work.chatModel(),
+        );
         this.emit('chat.changed', { threadId: result.thread.id });
         this.emit('activity.changed', { at: new Date().toISOString() });
         return result;
@@ -225,10 +248,14 @@ export class BrainHost {
       },
       'activity.list': (input) =>
         listActivity(e.db, { user: e.user, limit: input.limit, before: input.before }),
+      ...entityHandlers(e),
+      ...this.work.handlers(),
     };
   }
 
   async close(): Promise<void> {
+    await this.work.close();
+    await this.sync.stop();
     await this.watcher.close();
     await this.runner.close();
     this.listeners.clear();

@@ -5,24 +5,34 @@
 import type { EventName, Events } from '../../shared/api/events.ts';
 import { toTransferable } from '../../shared/errors.ts';
 import { Engine } from '../engine.ts';
+import { encryptedKeyStore, installKeyStore } from '../llm/key-store.ts';
+import { relayCipher, type SecretRequest, type SecretResult } from '../llm/secret-relay.ts';
 import { BrainHost, type Result } from './host.ts';
 
-export type MainMessage = { type: 'invoke'; id: number; name: string; input: unknown } | { type: 'shutdown' };
+export type MainMessage =
+  | { type: 'invoke'; id: number; name: string; input: unknown }
+  | { type: 'shutdown' }
+  | SecretResult;
 export type EngineMessage =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
   | { type: 'result'; id: number; result: Result<unknown> }
-  | { type: 'event'; event: EventName; payload: Events[EventName] };
+  | { type: 'event'; event: EventName; payload: Events[EventName] }
+  | SecretRequest;
 
 export type ServeOptions = {
   home?: string;
   version: string;
   send(message: EngineMessage): void;
   onMessage(listener: (message: MainMessage) => void): void;
+  /** The desktop app: the model key is encrypted by the main process's safeStorage (llm/secret-relay.ts). */
+  safeStorage?: boolean;
 };
 
 /** Opens the engine and answers invoke messages until told to shut down. */
 export async function serveMessages(options: ServeOptions): Promise<void> {
+  if (options.safeStorage)
+    installKeyStore((home) => encryptedKeyStore(home, relayCipher(options.send, options.onMessage)));
   let host: BrainHost;
   try {
     host = await BrainHost.start(Engine.open({ home: options.home, surface: 'app' }), {
@@ -36,6 +46,7 @@ export async function serveMessages(options: ServeOptions): Promise<void> {
   let stopping = false;
   await new Promise<void>((done) => {
     options.onMessage((message) => {
+      if (message.type === 'secret-result') return;
       if (message.type === 'shutdown') {
         if (stopping) return;
         stopping = true;

@@ -25,6 +25,7 @@ await serveMessages({
   version: process.env.BRAIN_APP_VERSION ?? '0.0.0',
   send: (m) => port.postMessage(m),
   onMessage: (l) => listeners.push(l),
+  safeStorage: true,
 });
 // The parent port keeps the process alive; once the engine is closed, leave.
 process.exit(0);

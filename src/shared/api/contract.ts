@@ -13,15 +13,32 @@ import type {
   ChatThread,
   ChatThreadSummary,
   Dossier,
+  DuplicatePair,
+  EntitySummary,
   FileList,
+  GraphView,
   ReadView,
   Settings,
   StatusView,
   WatchedFolder,
 } from './types.ts';
+import type {
+  ChatModelView,
+  ConnectionTestView,
+  InboxView,
+  ProposalView,
+  RunView,
+} from './writeback-types.ts';
 
 const id = z.string().min(1).max(200);
 const scope = z.string().max(80).optional();
+/** A character range in an item's text (a mention): the dossier highlights it. */
+const span = z
+  .object({ start: z.number().int().min(0), end: z.number().int().min(1) })
+  .strict()
+  .refine((r) => r.end > r.start, 'end must be after start');
+const STORAGE_KINDS = ['file', 'section', 'note', 'entity'] as const;
+const filterList = z.array(z.string().max(80)).max(100).optional();
 
 export const FILE_STATES = ['added', 'indexing', 'indexed', 'failed'] as const;
 export const FILE_SORT_KEYS = ['name', 'kind', 'size', 'addedBy', 'addedAt', 'scope', 'state'] as const;
@@ -48,7 +65,7 @@ export const CONTRACT = {
   },
   /** Queues indexing; progress arrives as `index.progress` events. No ids: every file not indexed. */
   'files.index': { input: z.object({ ids: z.array(id).max(100_000).optional() }).strict(), mutates: true },
-  'items.dossier': { input: z.object({ id }).strict(), mutates: false },
+  'items.dossier': { input: z.object({ id, at: span.optional() }).strict(), mutates: false },
   'items.read': {
     input: z
       .object({ id, from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
@@ -87,6 +104,73 @@ export const CONTRACT = {
       .strict(),
     mutates: false,
   },
+  /** Entities the user can see, with every alias; `q` matches any alias (case, accents, legal suffix ignored). */
+  'entities.list': {
+    input: z
+      .object({ q: z.string().max(200).optional(), limit: z.number().int().min(1).max(5000).default(500) })
+      .strict(),
+    mutates: false,
+  },
+  /** Entities whose names are very close: offered for a person to join with SAME_AS, never merged. */
+  'entities.duplicates': {
+    input: z.object({ id: id.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    mutates: false,
+  },
+  /** A person confirms two entities are the same: a soft SAME_AS edge; both stay as they are. */
+  'entities.link': {
+    input: z.object({ from: id, to: id, note: z.string().max(500).optional() }).strict(),
+    mutates: true,
+  },
+  /**
+   * The graph view: visible nodes and edges only (an edge when both ends are visible). Without
+   * `around`, the best-connected `limit` nodes; with it, the neighborhood `hops` out. Sections are
+   * folded into their files unless `storageKinds` asks for them.
+   */
+  'graph.get': {
+    input: z
+      .object({
+        around: id.optional(),
+        hops: z.number().int().min(1).max(3).default(1),
+        limit: z.number().int().min(1).max(20_000).default(5000),
+        storageKinds: z.array(z.enum(STORAGE_KINDS)).max(4).optional(),
+        kinds: filterList,
+        edgeTypes: filterList,
+        scopes: filterList,
+      })
+      .strict(),
+    mutates: false,
+  },
+  /** "Remember this": the thread so far becomes a run for the write-back pass (one pass per run). */
+  'chat.remember': { input: z.object({ threadId: id }).strict(), mutates: true },
+  /** The chat model (any OpenAI-compatible endpoint); the key is never returned, only whether one is set. */
+  'chatModel.get': { input: z.object({}).strict().optional(), mutates: false },
+  /** Sets base URL, model name and key; an empty string clears one. */
+  'chatModel.set': {
+    input: z
+      .object({
+        baseUrl: z.string().max(2000).optional(),
+        model: z.string().max(200).optional(),
+        key: z.string().max(4000).optional(),
+      })
+      .strict(),
+    mutates: true,
+  },
+  'chatModel.test': { input: z.object({}).strict().optional(), mutates: false },
+  /** Pending proposals the user can see (`all`: decided and skipped ones too), with the runs they came from. */
+  'inbox.list': { input: z.object({ all: z.boolean().optional() }).strict().optional(), mutates: false },
+  /** Approves a proposal, optionally edited: a note at the stored scope, traced to the run. */
+  'inbox.approve': {
+    input: z
+      .object({ id, body: z.string().max(6000).optional(), label: z.string().max(300).optional() })
+      .strict(),
+    mutates: true,
+  },
+  'inbox.reject': {
+    input: z.object({ id, reason: z.string().trim().min(1).max(1000) }).strict(),
+    mutates: true,
+  },
+  /** Runs with their write-back outcome. */
+  'runs.list': { input: z.object({}).strict().optional(), mutates: false },
 } as const;
 
 export type CommandName = keyof typeof CONTRACT;
@@ -114,6 +198,18 @@ export type Outputs = {
   'sample.load': AddReport;
   'model.download': { started: boolean };
   'activity.list': ActivityEntry[];
+  'entities.list': EntitySummary[];
+  'entities.duplicates': DuplicatePair[];
+  'entities.link': { id: string; type: string; from: string; to: string };
+  'graph.get': GraphView;
+  'chat.remember': { run: string; writeback: RunView['writeback']; created: boolean; modelOn: boolean };
+  'chatModel.get': ChatModelView;
+  'chatModel.set': ChatModelView;
+  'chatModel.test': ConnectionTestView;
+  'inbox.list': InboxView;
+  'inbox.approve': ProposalView;
+  'inbox.reject': ProposalView;
+  'runs.list': RunView[];
 };
 
 export type Inputs = { [N in CommandName]: z.input<(typeof CONTRACT)[N]['input']> };

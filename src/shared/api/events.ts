@@ -19,6 +19,10 @@ export type Events = {
   'status.changed': StatusView;
   'chat.changed': { threadId: string };
   'activity.changed': { at: string };
+  /** A piece of a streamed chat answer; the stored turn follows in chat.send's result. */
+  'chat.delta': { threadId: string; turnId: string; text: string };
+  /** Proposals were added or decided: inbox lists and the rail's count refresh. */
+  'inbox.changed': { at: string };
 };
 
 export type EventName = keyof Events;
@@ -28,6 +32,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'status.changed',
   'chat.changed',
   'activity.changed',
+  'chat.delta',
+  'inbox.changed',
 ];
 
 export function isEventName(value: unknown): value is EventName {

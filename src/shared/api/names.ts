@@ -23,6 +23,18 @@ export const API_COMMANDS = [
   'sample.load',
   'model.download',
   'activity.list',
+  'entities.list',
+  'entities.duplicates',
+  'entities.link',
+  'graph.get',
+  'chat.remember',
+  'chatModel.get',
+  'chatModel.set',
+  'chatModel.test',
+  'inbox.list',
+  'inbox.approve',
+  'inbox.reject',
+  'runs.list',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

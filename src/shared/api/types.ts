@@ -26,7 +26,7 @@ export type StatusView = {
   queue: { queued: number; running: number };
   model: ModelView;
   /** The chat model (a later release configures one); off means answers are the cited passages. */
-  chatModel: { status: 'off'; reason: string };
+  chatModel: { status: 'on' | 'off'; reason: string; model?: string };
 };
 
 export type FileState = 'added' | 'indexing' | 'indexed' | 'failed';
@@ -102,6 +102,8 @@ export type Dossier = {
   /** The cited range inside `text`, as character offsets, for a section. */
   highlight: { start: number; end: number } | null;
   citation: Citation | null;
+  /** An entity's page: names, facts, mentions, related entities, what is retired (entities only). */
+  entity?: EntityDossier | null;
 };
 
 export type ReadView = {
@@ -175,4 +177,95 @@ export type ActivityEntry = {
   ok?: boolean;
   ms?: number;
   data: Record<string, unknown>;
+};
+
+// ---- entities and the graph view (issue 7) ----
+
+/** A short reference to an item, enough to name it and open its dossier. */
+export type ItemRef = { id: string; label: string; storageKind: StorageKind; kind: string; scope: string };
+
+export type EntitySummary = ItemRef & {
+  /** Every name a source used for it, first seen first. */
+  aliases: string[];
+  /** Visible MENTIONS edges into it, and the distinct items they come from. */
+  mentions: number;
+  sources: number;
+  /** Other faces and look-alikes it is joined to with a (soft) SAME_AS edge. */
+  sameAs: number;
+  updatedAt: string;
+};
+
+export type DuplicatePair = {
+  a: ItemRef & { aliases: string[] };
+  b: ItemRef & { aliases: string[] };
+  /** 0..1, trigram similarity of the closest pair of normalised names. */
+  similarity: number;
+  reason: string;
+};
+
+export type PieceOrigin = { actor: string; source: string; run: string | null; at: string };
+
+export type EntityMention = {
+  edgeId: string;
+  /** The name as the source wrote it. */
+  name: string;
+  item: ItemRef;
+  /** The file a section belongs to. */
+  file: ItemRef | null;
+  /** Text around the mention; `match` is the mention itself. */
+  snippet: { before: string; match: string; after: string };
+  /** Character range of the mention in the item's text (open the dossier with `at`). */
+  span: { start: number; end: number } | null;
+  citation: Citation | null;
+  origin: PieceOrigin;
+};
+
+export type EntityFact = {
+  item: ItemRef;
+  text: string;
+  /** How it is tied to the entity: MENTIONS or a link type. */
+  via: string;
+  citation: Citation | null;
+  origin: PieceOrigin;
+  occurredAt: string | null;
+};
+
+export type RelatedEntity = {
+  entity: ItemRef;
+  /** SAME_AS, a custom link type, or CO_MENTIONED (named in the same item). */
+  via: string;
+  count: number;
+  soft: boolean;
+};
+
+export type RetiredPiece = {
+  item: ItemRef;
+  what: 'mention' | 'fact' | 'link';
+  retiredAt: string | null;
+  /** The newer item that replaced it, when there is one the user can see. */
+  replacement: ItemRef | null;
+  origin: PieceOrigin;
+};
+
+export type EntityDossier = {
+  aliases: { name: string; normalised: string }[];
+  facts: EntityFact[];
+  mentions: EntityMention[];
+  related: RelatedEntity[];
+  retired: RetiredPiece[];
+  duplicates: DuplicatePair[];
+  /** Counts before the lists were capped. */
+  totals: { mentions: number; facts: number };
+};
+
+export type GraphNode = ItemRef & { degree: number };
+export type GraphEdge = { id: string; type: string; from: string; to: string; count: number };
+
+export type GraphView = {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** More nodes or edges exist than were sent. */
+  truncated: boolean;
+  /** What the filters can offer over everything the user can see. */
+  facets: { storageKinds: StorageKind[]; kinds: string[]; edgeTypes: string[]; scopes: string[] };
 };

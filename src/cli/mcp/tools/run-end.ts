@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { writebackInBackground } from '../../../engine/writeback/pass.ts';
 import type { AgentContext } from '../context.ts';
 import { MCP_LIMITS } from '../limits.ts';
 import { RUN_STATUSES, recordRunEnd } from '../runs.ts';
@@ -45,6 +46,7 @@ export function registerRunEnd(server: McpServer, ctx: AgentContext): void {
           workProducts: args.work_products,
           startedAt: run === ctx.run ? ctx.startedAt : null,
         });
+        if (record.writeback === 'pending') writebackInBackground(ctx.engine, run);
         return { text: jsonText({ ...record, chars: args.work_products.length }), summary: { ...record } };
       }),
   );

@@ -5,6 +5,7 @@ import { sql as searchIndex } from './0003-search-index.ts';
 import { sql as agentRuns } from './0004-agent-runs.ts';
 import { sql as app } from './0005-app.ts';
 import { sql as sync } from './0006-sync.ts';
+import { sql as writeback } from './0007-writeback.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0004-agent-runs', sql: agentRuns },
   { id: '0005-app', sql: app },
   { id: '0006-sync', sql: sync },
+  { id: '0007-writeback', sql: writeback },
 ];

@@ -5,6 +5,8 @@ import { ChatScreen } from '../features/chat/ChatScreen.tsx';
 import { DossierPane } from '../features/dossier/DossierPane.tsx';
 import { AddReportDialog } from '../features/files/AddReportDialog.tsx';
 import { FilesScreen } from '../features/files/FilesScreen.tsx';
+import { GraphScreen } from '../features/graph/GraphScreen.tsx';
+import { InboxScreen } from '../features/inbox/InboxScreen.tsx';
 import { CommandPalette } from '../features/palette/CommandPalette.tsx';
 import { SettingsScreen } from '../features/settings/SettingsScreen.tsx';
 import { WatchFolderDialog } from '../features/settings/WatchFolderDialog.tsx';
@@ -69,9 +71,12 @@ function Shell() {
     if (tone !== 'error') setTimeout(() => setNotices((prev) => prev.filter((n) => n.id !== id)), 5000);
   }, []);
 
-  const openDossier = useCallback((id: string, from: DossierTarget['from'] = 'select') => {
-    setDossier({ id, from, seq: ++seq.current });
-  }, []);
+  const openDossier = useCallback(
+    (id: string, from: DossierTarget['from'] = 'select', at?: DossierTarget['at']) => {
+      setDossier({ id, from, seq: ++seq.current, ...(at ? { at } : {}) });
+    },
+    [],
+  );
   const closeDossier = useCallback(() => {
     setDossier(null);
     setExpanded(false);
@@ -191,6 +196,8 @@ function Shell() {
             <main className="app__screen">
               {view === 'files' ? <FilesScreen /> : null}
               {view === 'chat' ? <ChatScreen /> : null}
+              {view === 'inbox' ? <InboxScreen /> : null}
+              {view === 'graph' ? <GraphScreen /> : null}
               {view === 'activity' ? <ActivityScreen /> : null}
               {view === 'settings' ? <SettingsScreen /> : null}
             </main>

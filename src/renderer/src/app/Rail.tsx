@@ -1,10 +1,13 @@
-import { Activity, FolderOpen, type LucideIcon, MessageSquare, Settings } from 'lucide-react';
+import { Activity, FolderOpen, Inbox, type LucideIcon, MessageSquare, Network, Settings } from 'lucide-react';
+import { useInboxCount } from '../features/inbox/useInboxCount.ts';
 import type { View } from './app-context.ts';
 import { useStatus } from './status-context.ts';
 
 const ITEMS: { view: View; label: string; icon: LucideIcon }[] = [
   { view: 'files', label: 'Files', icon: FolderOpen },
   { view: 'chat', label: 'Chat', icon: MessageSquare },
+  { view: 'inbox', label: 'Inbox', icon: Inbox },
+  { view: 'graph', label: 'Graph', icon: Network },
   { view: 'activity', label: 'Activity', icon: Activity },
   { view: 'settings', label: 'Settings', icon: Settings },
 ];
@@ -17,6 +20,7 @@ function initials(name: string): string {
 /** The left rail: who and where at the top, the screens below. */
 export function Rail({ view, onGo }: { view: View; onGo: (view: View) => void }) {
   const { info, status } = useStatus();
+  const inboxCount = useInboxCount();
   const user = info?.user ?? status?.user ?? '';
   return (
     <nav className="rail" aria-label="Main">
@@ -55,6 +59,11 @@ export function Rail({ view, onGo }: { view: View; onGo: (view: View) => void })
               {label}
               {v === 'files' && status ? (
                 <span className="rail__count">{status.counts.files.toLocaleString()}</span>
+              ) : null}
+              {v === 'inbox' && inboxCount > 0 ? (
+                <span className="rail__count" title={`${inboxCount} waiting for review`}>
+                  {inboxCount.toLocaleString()}
+                </span>
               ) : null}
             </button>
           </li>

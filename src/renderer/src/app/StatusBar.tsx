@@ -67,7 +67,9 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
       {status ? (
         <span className="statusbar__item" title={status.chatModel.reason}>
           <Bot size={12} aria-hidden="true" />
-          Chat model off: answers are the cited passages
+          {status.chatModel.status === 'on'
+            ? `Chat model: ${status.chatModel.model ?? 'on'}`
+            : 'Chat model off: answers are the cited passages'}
         </span>
       ) : null}
       {connection !== 'open' ? (

@@ -3,11 +3,17 @@ import { createContext, useContext } from 'react';
 import type { AddReport } from '#shared/api/types.ts';
 import type { DroppedFile } from '../lib/api.ts';
 
-export type View = 'files' | 'chat' | 'activity' | 'settings';
-export const VIEWS: readonly View[] = ['files', 'chat', 'activity', 'settings'];
+export type View = 'files' | 'chat' | 'inbox' | 'graph' | 'activity' | 'settings';
+export const VIEWS: readonly View[] = ['files', 'chat', 'inbox', 'graph', 'activity', 'settings'];
 
 /** How the dossier was opened: from a citation it scrolls to the cited range. */
-export type DossierTarget = { id: string; from: 'select' | 'citation' | 'section' | 'search'; seq: number };
+export type DossierTarget = {
+  id: string;
+  from: 'select' | 'citation' | 'section' | 'search';
+  seq: number;
+  /** A range inside the item's own text (a mention) to highlight and scroll to. */
+  at?: { start: number; end: number };
+};
 
 export type Notice = { id: number; text: string; tone: 'info' | 'success' | 'error' };
 
@@ -17,7 +23,7 @@ export type AppActions = {
   view: View;
   go: (view: View) => void;
   dossier: DossierTarget | null;
-  openDossier: (id: string, from?: DossierTarget['from']) => void;
+  openDossier: (id: string, from?: DossierTarget['from'], at?: DossierTarget['at']) => void;
   closeDossier: () => void;
   notify: (text: string, tone?: Notice['tone']) => void;
   openPalette: () => void;

@@ -31,6 +31,7 @@ export function buildCommands(app: AppActions): PaletteItem[] {
     cmd('sample', 'Load sample workspace', () => void app.loadSample(), 'demo example start'),
     cmd('go-files', 'Go to Files', () => app.go('files'), 'grid table documents'),
     cmd('go-chat', 'Go to Chat', () => app.go('chat'), 'ask question answer'),
+    cmd('go-inbox', 'Go to Inbox', () => app.go('inbox'), 'review proposals approve reject write-back'),
     cmd(
       'new-chat',
       'New chat',

@@ -1,6 +1,7 @@
 import { BrainCircuit, Info } from 'lucide-react';
 import type { ChatTurn } from '#shared/api/types.ts';
 import { describeCitation } from '../../lib/format.ts';
+import { CitedText } from './CitedText.tsx';
 import { PassageCard } from './PassageCard.tsx';
 
 export type AssistantTurnProps = { turn: ChatTurn; onOpen: (itemId: string) => void };
@@ -54,7 +55,7 @@ export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
             <p className="turn__text">{turn.text}</p>
           ) : null
         ) : (
-          <p className="turn__text">{turn.text}</p>
+          <CitedText text={turn.text} memories={turn.memories} onOpen={onOpen} />
         )}
       </div>
     </article>

@@ -1,7 +1,9 @@
+import { BookmarkPlus } from 'lucide-react';
 import { useState } from 'react';
 import { useApp } from '../../app/app-context.ts';
 import { useStatus } from '../../app/status-context.ts';
 import { useCall } from '../../hooks/useCall.ts';
+import { useEvent } from '../../hooks/useEvent.ts';
 import { call } from '../../lib/api.ts';
 import { Composer } from './Composer.tsx';
 import { ThreadList } from './ThreadList.tsx';
@@ -19,6 +21,30 @@ export function ChatScreen() {
   );
   const [pending, setPending] = useState<string | null>(null);
   const [sendError, setSendError] = useState<unknown>(null);
+  const [streaming, setStreaming] = useState<{ turnId: string; text: string } | null>(null);
+  useEvent('chat.delta', (d) => {
+    if (pending === null || (threadId !== null && d.threadId !== threadId)) return;
+    setStreaming((s) =>
+      s && s.turnId === d.turnId ? { ...s, text: s.text + d.text } : { turnId: d.turnId, text: d.text },
+    );
+  });
+  const remember = async () => {
+    if (!threadId) return;
+    try {
+      const r = await call('chat.remember', { threadId });
+      app.notify(
+        r.modelOn
+          ? 'Sent to write-back: what is worth keeping will be written or wait in the Inbox'
+          : 'Kept for write-back: it runs once a chat model is set in Settings',
+        'success',
+      );
+    } catch (err) {
+      app.notify(
+        `Could not remember this thread: ${err instanceof Error ? err.message : String(err)}`,
+        'error',
+      );
+    }
+  };
 
   const send = async (message: string) => {
     setPending(message);
@@ -35,6 +61,7 @@ export function ChatScreen() {
       setSendError(err);
     } finally {
       setPending(null);
+      setStreaming(null);
     }
   };
 
@@ -50,8 +77,16 @@ export function ChatScreen() {
         <span className="screen__meta">{shown?.title ?? 'New chat'}</span>
         {chatModel ? (
           <span className="screen__meta screen__meta--right" title={chatModel.reason}>
-            Chat model off: answers are the cited passages
+            {chatModel.status === 'on'
+              ? `Chat model: ${chatModel.model ?? 'on'}`
+              : 'Chat model off: answers are the cited passages'}
           </span>
+        ) : null}
+        {shown ? (
+          <button type="button" className="button button--small" onClick={() => void remember()}>
+            <BookmarkPlus size={14} aria-hidden="true" />
+            Remember this
+          </button>
         ) : null}
       </header>
       <div className="chat">
@@ -78,6 +113,7 @@ export function ChatScreen() {
             sendError={sendError}
             onOpen={(id) => app.openDossier(id, 'citation')}
             onRetry={thread.refresh}
+            streaming={streaming?.text}
           />
           <Composer onSend={(m) => void send(m)} busy={pending !== null} autoFocusKey={threadId ?? 'new'} />
         </div>

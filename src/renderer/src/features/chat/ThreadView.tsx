@@ -13,9 +13,20 @@ export type ThreadViewProps = {
   sendError: unknown;
   onOpen: (itemId: string) => void;
   onRetry: () => void;
+  /** The answer streamed so far by the chat model (chat.delta events). */
+  streaming?: string;
 };
 
-export function ThreadView({ thread, loading, error, pending, sendError, onOpen, onRetry }: ThreadViewProps) {
+export function ThreadView({
+  thread,
+  loading,
+  error,
+  pending,
+  sendError,
+  onOpen,
+  onRetry,
+  streaming,
+}: ThreadViewProps) {
   const end = useRef<HTMLDivElement>(null);
   const count = thread?.messages.length ?? 0;
   // A new turn scrolls its question to the top, so the answer reads from its start.
@@ -81,9 +92,20 @@ export function ThreadView({ thread, loading, error, pending, sendError, onOpen,
           <article className="turn turn--user turn--pending" aria-label="Question">
             <p className="turn__text">{pending}</p>
           </article>
-          <p className="turn__searching">
-            <Loader2 size={14} className="spin" aria-hidden="true" /> Searching the brain…
-          </p>
+          {streaming ? (
+            <article className="turn turn--assistant turn--streaming" aria-label="Answer being written">
+              <div className="turn__avatar" aria-hidden="true">
+                <BrainCircuit size={15} />
+              </div>
+              <div className="turn__content">
+                <p className="turn__text">{streaming}</p>
+              </div>
+            </article>
+          ) : (
+            <p className="turn__searching">
+              <Loader2 size={14} className="spin" aria-hidden="true" /> Searching the brain…
+            </p>
+          )}
         </>
       ) : null}
       {sendError ? <ErrorNotice error={sendError} title="The question was not answered" /> : null}

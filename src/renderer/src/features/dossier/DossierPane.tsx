@@ -9,6 +9,7 @@ import { describeLocator } from '../../lib/format.ts';
 import { DossierMeta } from './DossierMeta.tsx';
 import { DossierOutline } from './DossierOutline.tsx';
 import { DossierText } from './DossierText.tsx';
+import { EntityDossier } from './EntityDossier.tsx';
 
 export type DossierPaneProps = {
   target: DossierTarget;
@@ -19,7 +20,9 @@ export type DossierPaneProps = {
 /** The right pane: everything about one item, its outline, and its text with the cited range. */
 export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneProps) {
   const app = useApp();
-  const dossier = useCall('items.dossier', { id: target.id }, { refetchOn: ['files.changed'] });
+  const dossier = useCall('items.dossier', target.at ? { id: target.id, at: target.at } : { id: target.id }, {
+    refetchOn: ['files.changed'],
+  });
   const [indexing, setIndexing] = useState(false);
   const d = dossier.data;
   const current = d;
@@ -100,7 +103,7 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
             <span className="scope-badge" title="Scope: who can see this">
               {item.scope}
             </span>
-            {fileItem?.indexed ? (
+            {item.storageKind === 'entity' ? null : fileItem?.indexed ? (
               <span className="chip chip--indexed">Indexed</span>
             ) : fileItem?.reason ? (
               <span className="chip chip--failed">Failed</span>
@@ -119,37 +122,41 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
             ) : null}
           </div>
           <DossierMeta item={item} file={file && file.id !== item.id ? file : null} />
-          <div className="dossier__body">
-            <DossierOutline
-              outline={current.outline}
-              fileLabel={fileItem?.label ?? ''}
-              currentId={item.storageKind === 'section' ? item.id : null}
-              onOpen={(id) => app.openDossier(id, 'section')}
-            />
-            {current.text !== null ? (
-              <DossierText
-                label={fileItem?.label ?? item.label}
-                text={current.text}
-                highlight={current.highlight}
-                scrollKey={`${target.seq}:${item.id}:${current.highlight?.start ?? -1}:${expanded}`}
+          {current.entity ? (
+            <EntityDossier page={current.entity} entityId={item.id} onChanged={dossier.refresh} />
+          ) : (
+            <div className="dossier__body">
+              <DossierOutline
+                outline={current.outline}
+                fileLabel={fileItem?.label ?? ''}
+                currentId={item.storageKind === 'section' ? item.id : null}
+                onOpen={(id) => app.openDossier(id, 'section')}
               />
-            ) : (
-              <div className="dossier__no-text">
-                <p>{current.textNote ?? 'There is no text to show for this item.'}</p>
-                {fileItem && !fileItem.indexed ? (
-                  <button
-                    type="button"
-                    className="button button--primary"
-                    onClick={() => void indexFile()}
-                    disabled={indexing}
-                  >
-                    <Play size={14} aria-hidden="true" />
-                    {fileItem.reason ? 'Try indexing again' : 'Index this file'}
-                  </button>
-                ) : null}
-              </div>
-            )}
-          </div>
+              {current.text !== null ? (
+                <DossierText
+                  label={fileItem?.label ?? item.label}
+                  text={current.text}
+                  highlight={current.highlight}
+                  scrollKey={`${target.seq}:${item.id}:${current.highlight?.start ?? -1}:${expanded}`}
+                />
+              ) : (
+                <div className="dossier__no-text">
+                  <p>{current.textNote ?? 'There is no text to show for this item.'}</p>
+                  {fileItem && !fileItem.indexed ? (
+                    <button
+                      type="button"
+                      className="button button--primary"
+                      onClick={() => void indexFile()}
+                      disabled={indexing}
+                    >
+                      <Play size={14} aria-hidden="true" />
+                      {fileItem.reason ? 'Try indexing again' : 'Index this file'}
+                    </button>
+                  ) : null}
+                </div>
+              )}
+            </div>
+          )}
         </>
       )}
     </aside>

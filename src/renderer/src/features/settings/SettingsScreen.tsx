@@ -6,6 +6,7 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { useAction } from '../../hooks/useAction.ts';
 import { call } from '../../lib/api.ts';
+import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 
 const downloadModel = () => call('model.download');
@@ -101,17 +102,7 @@ export function SettingsScreen() {
             ) : null}
           </section>
 
-          <section className="settings-section" aria-labelledby="chat-model-title">
-            <h2 id="chat-model-title" className="settings-section__title">
-              Chat model
-            </h2>
-            <div className="setting-row">
-              <div>
-                <span className="setting-row__label">Off: answers are the cited passages themselves</span>
-                <p className="setting-row__hint">{status?.chatModel.reason ?? ''}</p>
-              </div>
-            </div>
-          </section>
+          <ChatModelSettings />
 
           <section className="settings-section" aria-labelledby="workspace-title">
             <h2 id="workspace-title" className="settings-section__title">

@@ -1,0 +1,32 @@
+/** `brain runs`: runs handed in by agents (and remembered chats) with their write-back outcome. */
+import type { Command } from 'commander';
+import { isAdmin } from '../../engine/writeback/inbox.ts';
+import { runPendingWritebacks } from '../../engine/writeback/pass.ts';
+import { listRuns } from '../../engine/writeback/runs.ts';
+import type { RunView } from '../../shared/api/writeback-types.ts';
+import { withEngine } from '../context.ts';
+import { print, printJson } from '../output.ts';
+
+function outcome(r: RunView): string {
+  if (!r.pass) return r.writeback === 'pending' ? 'write-back pending' : `write-back ${r.writeback}`;
+  if (r.pass.state === 'failed') return `write-back failed: ${r.pass.error ?? 'unknown error'}`;
+  if (r.pass.state === 'running') return 'write-back running';
+  return `${r.pass.proposed} proposed: ${r.pass.written} written, ${r.pass.reviewed} to review, ${r.pass.skipped} skipped`;
+}
+
+export function registerRuns(program: Command): void {
+  program
+    .command('runs')
+    .description('Runs with their write-back outcome')
+    .option('--json', 'print JSON')
+    .option('--process', 'run the write-back passes that wait, now (needs a chat model)')
+    .action((opts: { json?: boolean; process?: boolean }) =>
+      withEngine(program, async (engine) => {
+        if (opts.process) await runPendingWritebacks(engine);
+        const runs = listRuns(engine.db, engine.user, { all: isAdmin(engine.db, engine.user) });
+        if (opts.json) return printJson(runs);
+        if (runs.length === 0) print('No runs yet: agents hand them in with brain_run_end.');
+        for (const r of runs) print(`${r.id}  ${r.agent}  ${r.status}  ${r.endedAt}  ${outcome(r)}`);
+      }),
+    );
+}

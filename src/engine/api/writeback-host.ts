@@ -1,0 +1,168 @@
+/**
+ * What a long-lived host (the app, `brain serve`) does for write-back, the inbox, the audit pass
+ * and model-backed chat, in the background of its loop:
+ *  - a write-back loop that looks for runs waiting for their pass (ended by agents in any process,
+ *    or remembered from a chat) every few seconds, and right away when asked; passes are claimed in
+ *    the database, so several hosts never run the same one twice;
+ *  - an audit queue fed by the index runner, one file at a time;
+ *  - the chat model for `chat.send` (streamed as `chat.delta` events) and its settings.
+ * Nothing here ever blocks a command: they queue work and return.
+ */
+import type { Outputs, ParsedInputs } from '../../shared/api/contract.ts';
+import type { EventName, Events } from '../../shared/api/events.ts';
+import type { StatusView } from '../../shared/api/types.ts';
+import { auditFile } from '../audit/index.ts';
+import type { Engine } from '../engine.ts';
+import { testConnection } from '../llm/client.ts';
+import { modelConfigView, offReason, readModelConfig, resolveModel, setModelSetting } from '../llm/config.ts';
+import { approveProposal, listInbox, rejectProposal } from '../writeback/inbox.ts';
+import { pendingRuns, runPendingWritebacks } from '../writeback/pass.ts';
+import { listRuns, rememberThread } from '../writeback/runs.ts';
+import { modelAnswerer } from './chat-model.ts';
+
+type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
+type Command =
+  | 'chat.remember'
+  | 'chatModel.get'
+  | 'chatModel.set'
+  | 'chatModel.test'
+  | 'inbox.list'
+  | 'inbox.approve'
+  | 'inbox.reject'
+  | 'runs.list';
+type WorkHandlers = { [N in Command]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
+
+export const WRITEBACK_POLL_MS = 3000;
+
+export class BrainWork {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private loop: Promise<void> | null = null;
+  private again = false;
+  private readonly audits: string[] = [];
+  private auditing: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly emit: Emit,
+    private readonly onStatus: () => void,
+    private readonly pollMs = Number(process.env.BRAIN_WRITEBACK_POLL_MS) || WRITEBACK_POLL_MS,
+  ) {}
+
+  start(): void {
+    this.kick();
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref?.();
+  }
+
+  /** Runs the passes that wait (no-op without a model). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.loop) {
+      this.again = true;
+      return;
+    }
+    if (offReason(readModelConfig(this.engine.db)) !== null) return;
+    if (pendingRuns(this.engine.db).length === 0) return;
+    this.loop = runPendingWritebacks(this.engine)
+      .then((results) => {
+        if (results.length === 0) return;
+        this.emit('inbox.changed', { at: new Date().toISOString() });
+        this.emit('activity.changed', { at: new Date().toISOString() });
+        this.emit('files.changed', { ids: [] });
+      })
+      .catch((err: unknown) => console.error('[writeback]', err))
+      .finally(() => {
+        this.loop = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Queues the audit pass of a file that was just indexed. */
+  audit(fileId: string): void {
+    if (this.closed || this.audits.includes(fileId)) return;
+    this.audits.push(fileId);
+    if (this.auditing) return;
+    this.auditing = (async () => {
+      for (let id = this.audits.shift(); id && !this.closed; id = this.audits.shift()) {
+        try {
+          await auditFile(this.engine, id);
+        } catch (err) {
+          console.error('[audit]', err);
+        }
+        this.emit('activity.changed', { at: new Date().toISOString() });
+      }
+    })().finally(() => {
+      this.auditing = null;
+    });
+  }
+
+  /** The model for a chat turn, or undefined (answers are the passages). */
+  async chatModel() {
+    const access = await resolveModel(this.engine.db, this.engine.home);
+    if (!access) return undefined;
+    return {
+      answer: modelAnswerer(access),
+      onDelta: (d: Events['chat.delta']) => this.emit('chat.delta', d),
+    };
+  }
+
+  chatModelStatus(): StatusView['chatModel'] {
+    const config = readModelConfig(this.engine.db);
+    const reason = offReason(config);
+    if (reason)
+      return { status: 'off', reason: `${reason}: answers are the cited passages, write-back waits` };
+    return { status: 'on', reason: `${config.model} at ${config.baseUrl}`, model: config.model ?? undefined };
+  }
+
+  handlers(): WorkHandlers {
+    const e = this.engine;
+    const decider = () => ({ db: e.db, workspaceId: e.workspaceId, user: e.user, surface: e.surface });
+    const changed = () => this.emit('inbox.changed', { at: new Date().toISOString() });
+    return {
+      'chat.remember': (input) => {
+        const r = rememberThread(e.db, e.workspaceId, e.user, input.threadId);
+        this.kick();
+        return { ...r, modelOn: offReason(readModelConfig(e.db)) === null };
+      },
+      'chatModel.get': () => modelConfigView(e.db, e.home),
+      'chatModel.set': async (input) => {
+        if (input.baseUrl !== undefined) await setModelSetting(e.db, e.home, 'model.baseUrl', input.baseUrl);
+        if (input.model !== undefined) await setModelSetting(e.db, e.home, 'model.name', input.model);
+        if (input.key !== undefined) await setModelSetting(e.db, e.home, 'model.key', input.key);
+        this.onStatus();
+        this.kick();
+        return modelConfigView(e.db, e.home);
+      },
+      'chatModel.test': async () => {
+        const access = await resolveModel(e.db, e.home);
+        if (!access)
+          return { ok: false, message: `Nothing to test: ${offReason(readModelConfig(e.db))}.`, models: [] };
+        return testConnection(access);
+      },
+      'inbox.list': (input) => listInbox(e.db, e.user, { all: input?.all }),
+      'inbox.approve': (input) => {
+        const r = approveProposal(decider(), input.id, { body: input.body, label: input.label });
+        changed();
+        this.emit('files.changed', { ids: r.itemId ? [r.itemId] : [] });
+        return r;
+      },
+      'inbox.reject': (input) => {
+        const r = rejectProposal(decider(), input.id, input.reason);
+        changed();
+        return r;
+      },
+      'runs.list': () => listRuns(e.db, e.user),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.loop;
+    await this.auditing;
+  }
+}

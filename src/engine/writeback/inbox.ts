@@ -1,0 +1,229 @@
+/**
+ * The review inbox: proposals the gate sent to review, decided by a person.
+ *
+ * Who decides (DESIGN.md section 8): a proposal in a user scope only by that user; team and org
+ * proposals by workspace admins. Who is an admin: once the replica is connected to a workspace
+ * server (src/engine/sync), the member the server says is an admin; before that, a local
+ * workspace has one person, the local user, who is its admin. Decisions are scope-checked reads
+ * too: nobody sees a proposal in a scope they cannot see.
+ *
+ * Approval writes a note at the stored scope (upsertNote), with origin actor = the approver,
+ * source = writeback, run = the run the proposal came from, so the note traces back to the run.
+ * The note's source key is the proposal's, so approving twice cannot make two notes. While
+ * connected, the note syncs like any item (the sync triggers record it).
+ */
+import type { InboxView, ProposalView } from '../../shared/api/writeback-types.ts';
+import { AppError } from '../../shared/errors.ts';
+import { type Db, writeTx } from '../db/driver.ts';
+import { upsertNote } from '../notes.ts';
+import { canSee, visibleScopes } from '../scope.ts';
+import { readState } from '../sync/state.ts';
+import { logEvent, type Surface } from '../telemetry.ts';
+import { localUserName } from '../workspace.ts';
+
+type Row = {
+  id: string;
+  run_id: string;
+  user_id: string | null;
+  kind: string;
+  label: string;
+  body: string;
+  scope: string;
+  confidence: number;
+  sensitive: number;
+  sensitive_reason: string | null;
+  detected: string;
+  decision: ProposalView['decision'];
+  reason: string;
+  state: ProposalView['state'];
+  item_id: string | null;
+  edited: number;
+  decided_by: string | null;
+  decided_at: string | null;
+  reject_reason: string | null;
+  created_at: string;
+  ordinal: number;
+  r_agent: string | null;
+  r_status: string | null;
+  r_user: string | null;
+  r_ended: string | null;
+  r_work: string | null;
+};
+
+const EXCERPT_CHARS = 600;
+
+export function isAdmin(db: Db, user: string): boolean {
+  const state = readState(db);
+  if (state.server) return state.user_id === user && state.is_admin === 1;
+  return user === localUserName();
+}
+
+export function canDecide(db: Db, user: string, scope: string): boolean {
+  if (!canSee(visibleScopes(db, user), scope)) return false;
+  if (scope.startsWith('user:')) return scope === `user:${user}`;
+  return isAdmin(db, user);
+}
+
+function excerpt(work: string, body: string): string {
+  // The part of the work products that shares the most words with the proposal, else the start.
+  const words = new Set(body.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+  const paragraphs = work.split(/\n{2,}/);
+  let best = paragraphs[0] ?? '';
+  let bestScore = -1;
+  for (const p of paragraphs) {
+    const score = (p.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) => words.has(w)).length;
+    if (score > bestScore) {
+      best = p;
+      bestScore = score;
+    }
+  }
+  return best.length > EXCERPT_CHARS ? `${best.slice(0, EXCERPT_CHARS - 1)}…` : best;
+}
+
+function toView(db: Db, user: string, r: Row): ProposalView {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    kind: r.kind,
+    label: r.label,
+    body: r.body,
+    scope: r.scope,
+    confidence: r.confidence,
+    sensitive: r.sensitive === 1,
+    sensitiveReason: r.sensitive_reason,
+    detected: JSON.parse(r.detected) as ProposalView['detected'],
+    decision: r.decision,
+    reason: r.reason,
+    state: r.state,
+    itemId: r.item_id,
+    edited: r.edited === 1,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at,
+    rejectReason: r.reject_reason,
+    createdAt: r.created_at,
+    canDecide: r.state === 'pending' && canDecide(db, user, r.scope),
+    run:
+      r.r_agent !== null
+        ? {
+            id: r.run_id,
+            agent: r.r_agent,
+            status: r.r_status ?? '',
+            user: r.r_user ?? '',
+            endedAt: r.r_ended ?? '',
+            excerpt: excerpt(r.r_work ?? '', r.body),
+          }
+        : null,
+  };
+}
+
+const SELECT = `SELECT p.*, r.agent AS r_agent, r.status AS r_status, r.user_id AS r_user, r.ended_at AS r_ended,
+  r.work_products AS r_work FROM proposals p LEFT JOIN runs r ON r.id = p.run_id`;
+
+/** Pending proposals the user can see, oldest first; `all` adds decided and skipped ones. */
+export function listInbox(db: Db, user: string, options: { all?: boolean } = {}): InboxView {
+  const scopes = JSON.stringify(visibleScopes(db, user));
+  const rows = db
+    .prepare(
+      `${SELECT} WHERE p.scope IN (SELECT value FROM json_each(?)) AND (? = 1 OR p.state = 'pending')
+       ORDER BY p.created_at, p.run_id, p.ordinal LIMIT 500`,
+    )
+    .all(scopes, options.all ? 1 : 0) as Row[];
+  const items = rows.map((r) => toView(db, user, r));
+  return { pending: items.filter((i) => i.canDecide).length, items };
+}
+
+export function pendingCount(db: Db, user: string): number {
+  return listInbox(db, user).pending;
+}
+
+function pendingRow(db: Db, user: string, id: string): Row {
+  const row = db.prepare(`${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
+  if (!row || !canSee(visibleScopes(db, user), row.scope))
+    throw new AppError('not-found', `No proposal ${id}.`);
+  if (row.state !== 'pending')
+    throw new AppError('conflict', `Proposal ${id} is not waiting for review (${row.state}).`);
+  if (!canDecide(db, user, row.scope)) {
+    throw new AppError(
+      'forbidden',
+      row.scope.startsWith('user:')
+        ? `Only ${row.scope.slice(5)} can decide a proposal in their own user scope.`
+        : `Only a workspace admin can decide ${row.scope} proposals.`,
+    );
+  }
+  return row;
+}
+
+export type Decider = { db: Db; workspaceId: string; user: string; surface: Surface };
+
+export function approveProposal(
+  d: Decider,
+  id: string,
+  edit: { body?: string; label?: string } = {},
+): ProposalView {
+  const body = edit.body?.trim();
+  const label = edit.label?.trim();
+  if (edit.body !== undefined && !body) throw new AppError('validation-failed', 'The edited body is empty.');
+  if (edit.label !== undefined && !label)
+    throw new AppError('validation-failed', 'The edited label is empty.');
+  writeTx(d.db, () => {
+    const row = pendingRow(d.db, d.user, id);
+    const finalBody = body ?? row.body;
+    const finalLabel = label ?? row.label;
+    const edited = finalBody !== row.body || finalLabel !== row.label;
+    const note = upsertNote(d.db, d.workspaceId, {
+      kind: row.kind,
+      label: finalLabel,
+      body: finalBody,
+      scope: row.scope,
+      sourceKey: `writeback:${row.run_id}:${row.ordinal}`,
+      actor: d.user,
+      source: 'writeback',
+      run: row.run_id,
+    });
+    d.db
+      .prepare(
+        `UPDATE proposals SET state = 'approved', item_id = ?, edited = ?, label = ?, body = ?, decided_by = ?, decided_at = ?
+         WHERE id = ?`,
+      )
+      .run(note.id, edited ? 1 : 0, finalLabel, finalBody, d.user, new Date().toISOString(), id);
+    logEvent(d.db, d.surface, d.user, 'inbox.decision', {
+      proposal: id,
+      run: row.run_id,
+      decision: 'approved',
+      edited,
+      item: note.id,
+      scope: row.scope,
+      summary: `approved${edited ? ' (edited)' : ''} "${finalLabel.slice(0, 60)}" into ${row.scope}`,
+    });
+  });
+  return getProposal(d.db, d.user, id);
+}
+
+export function rejectProposal(d: Decider, id: string, reason: string): ProposalView {
+  const why = reason.trim();
+  if (!why) throw new AppError('validation-failed', 'Say why the proposal is rejected (--reason TEXT).');
+  writeTx(d.db, () => {
+    const row = pendingRow(d.db, d.user, id);
+    d.db
+      .prepare(
+        `UPDATE proposals SET state = 'rejected', reject_reason = ?, decided_by = ?, decided_at = ? WHERE id = ?`,
+      )
+      .run(why.slice(0, 1000), d.user, new Date().toISOString(), id);
+    logEvent(d.db, d.surface, d.user, 'inbox.decision', {
+      proposal: id,
+      run: row.run_id,
+      decision: 'rejected',
+      reason: why,
+      scope: row.scope,
+      summary: `rejected "${row.label.slice(0, 60)}": ${why.slice(0, 80)}`,
+    });
+  });
+  return getProposal(d.db, d.user, id);
+}
+
+export function getProposal(db: Db, user: string, id: string): ProposalView {
+  const row = db.prepare(`${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
+  if (!row || !canSee(visibleScopes(db, user), row.scope))
+    throw new AppError('not-found', `No proposal ${id}.`);
+  return toView(db, user, row);
+}

@@ -1,0 +1,140 @@
+/**
+ * `brain config set`, `brain ask`, `brain runs`, `brain inbox` as scripts use them: real processes on a
+ * real workspace, the chat model being a scripted OpenAI-compatible server in this process.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordRunEnd } from '../src/cli/mcp/runs.ts';
+import { Engine } from '../src/engine/engine.ts';
+import { roleOf, type ScriptedModel, startScriptedModel } from '../src/engine/testing/scripted-model.ts';
+
+const run = promisify(execFile);
+const BRAIN = resolve('bin/brain.mjs');
+let root: string;
+let home: string;
+let model: ScriptedModel;
+
+const env = () => ({ ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' });
+async function brain(...args: string[]): Promise<string> {
+  return (await run('node', [BRAIN, '--home', home, ...args], { env: env() })).stdout;
+}
+async function json<T>(...args: string[]): Promise<T> {
+  return JSON.parse(await brain(...args, '--json')) as T;
+}
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'brain-wb-cli-'));
+  home = join(root, 'home');
+  mkdirSync(join(root, 'files'));
+  writeFileSync(
+    join(root, 'files', 'policy.md'),
+    '# Travel\n\nTaxis after 22:00 are reimbursed up to 40 EUR.\n',
+  );
+  model = await startScriptedModel((req) => {
+    const role = roleOf(req);
+    if (role === 'chat') return { content: 'Late taxis are reimbursed up to 40 EUR [1].' };
+    if (role === 'writer' && !req.messages.some((m) => m.role === 'tool'))
+      return {
+        toolCalls: [
+          {
+            name: 'propose',
+            arguments: {
+              kind: 'rule',
+              label: 'Taxi rule',
+              body: 'Taxis after 22:00 are reimbursed up to 40 EUR.',
+              scope: 'org',
+              confidence: 0.5,
+            },
+          },
+          {
+            name: 'propose',
+            arguments: {
+              kind: 'gotcha',
+              label: 'Taxi receipts',
+              body: 'Keep the paper receipt for every late taxi ride.',
+              scope: 'org',
+              confidence: 0.6,
+            },
+          },
+        ],
+      };
+    return { content: 'done' };
+  });
+  await brain('add', join(root, 'files'));
+  await brain('index');
+});
+afterEach(async () => {
+  await model.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('brain ask, config, runs and inbox', () => {
+  it('answers with passages and modelOff without a model, then with the model once configured', async () => {
+    const off = await json<{ answer: string; modelOff: boolean; citations: unknown[] }>(
+      'ask',
+      'are taxis reimbursed',
+    );
+    expect(off).toMatchObject({ modelOff: true, answer: expect.stringMatching(/chat model is off/) });
+    expect(off.citations.length).toBeGreaterThan(0);
+
+    await brain('config', 'set', 'model.baseUrl', model.url);
+    await brain('config', 'set', 'model.name', 'scripted');
+    await brain('config', 'set', 'model.key', 'sk-cli-key-0001');
+    expect(statSync(join(home, 'model-key')).mode & 0o777).toBe(0o600);
+    expect(await json('config', 'get')).toMatchObject({ enabled: true, hasKey: true, model: 'scripted' });
+    expect(await brain('config', 'test')).toMatch(/Connected/);
+    expect(model.requests.some(() => true)).toBe(true);
+
+    const on = await json<{
+      answer: string;
+      modelOff: boolean;
+      citations: { n: number; citation: { lineStart: number } }[];
+    }>('ask', 'are taxis reimbursed');
+    expect(on).toMatchObject({ modelOff: false, answer: 'Late taxis are reimbursed up to 40 EUR [1].' });
+    expect(on.citations[0]).toMatchObject({ n: 1, citation: { lineStart: expect.any(Number) } });
+  });
+
+  it('runs the write-back of ended runs, lists them, and decides the inbox', async () => {
+    await brain('config', 'set', 'model.baseUrl', model.url);
+    await brain('config', 'set', 'model.name', 'scripted');
+    const engine = Engine.open({ home, user: 'tester', modelDir: join(root, 'no-model') });
+    recordRunEnd(engine.db, {
+      run: 'run-cli',
+      workspaceId: engine.workspaceId,
+      user: 'tester',
+      agent: 'script',
+      status: 'succeeded',
+      workProducts: 'Found that taxis after 22:00 are reimbursed up to 40 EUR; keep paper receipts.',
+      startedAt: null,
+    });
+    await engine.close();
+    const runs = await json<{ id: string; pass: { reviewed: number } | null }[]>('runs', '--process');
+    expect(runs).toEqual([
+      expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 2 }) }),
+    ]);
+    expect(await brain('runs')).toMatch(/run-cli .* 2 proposed: 0 written, 2 to review/);
+
+    const inbox = await json<{ pending: number; items: { id: string; label: string }[] }>('inbox');
+    expect(inbox.pending).toBe(2);
+    const [first, second] = inbox.items;
+    const approved = await json<{ edited: boolean; itemId: string }>(
+      'inbox',
+      'approve',
+      first?.id ?? '',
+      '--edit-body',
+      'Taxis after 22:00 are reimbursed up to 45 EUR since May.',
+    );
+    expect(approved.edited).toBe(true);
+    const read = await json<{ text: string }>('read', approved.itemId);
+    expect(read.text).toContain('45 EUR since May');
+    await expect(brain('inbox', 'reject', second?.id ?? '')).rejects.toThrow(/reason/);
+    expect(await json('inbox', 'reject', second?.id ?? '', '--reason', 'duplicate')).toMatchObject({
+      state: 'rejected',
+    });
+    expect((await json<{ pending: number }>('inbox')).pending).toBe(0);
+  });
+});
