@@ -22,6 +22,7 @@ import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
+import { connect, getSyncStatus, leave, listMembers, syncNow } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
 import { entityHandlers } from './entities-api.ts';
@@ -171,6 +172,7 @@ export class BrainHost {
       queue: s.queue,
       model: s.model,
       chatModel: this.work.chatModelStatus(),
+      sync: getSyncStatus(this.engine),
     };
   }
 
@@ -250,7 +252,43 @@ export class BrainHost {
         listActivity(e.db, { user: e.user, limit: input.limit, before: input.before }),
       ...entityHandlers(e),
       ...this.work.handlers(),
+      'sync.status': () => getSyncStatus(e),
+      'sync.connect': async (input) => {
+        try {
+          const r = await connect(e, input.url, input.code);
+          return {
+            server: r.server,
+            user: r.user,
+            isAdmin: r.isAdmin,
+            workspace: r.workspace,
+            syncError: r.syncError,
+            status: getSyncStatus(e),
+          };
+        } finally {
+          this.afterSync();
+        }
+      },
+      'sync.now': async () => {
+        try {
+          await syncNow(e);
+          return getSyncStatus(e);
+        } finally {
+          this.afterSync();
+        }
+      },
+      'sync.members': () => listMembers(e),
+      'sync.leave': () => {
+        const result = leave(e);
+        this.afterSync();
+        return result;
+      },
     };
+  }
+
+  /** After connect, leave or a manual round: the status and the file list may have changed. */
+  private afterSync(): void {
+    this.emit('status.changed', this.status());
+    this.emit('files.changed', { ids: [] });
   }
 
   async close(): Promise<void> {

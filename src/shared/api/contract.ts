@@ -4,6 +4,7 @@
  * transports and the renderer's client are built from this one list.
  */
 import { z } from 'zod';
+import type { MembersResponse } from '../sync/protocol.ts';
 import type { SearchResult } from '../types.ts';
 import type {
   ActivityEntry,
@@ -20,6 +21,8 @@ import type {
   ReadView,
   Settings,
   StatusView,
+  SyncConnectView,
+  SyncStatusView,
   WatchedFolder,
 } from './types.ts';
 import type {
@@ -171,6 +174,19 @@ export const CONTRACT = {
   },
   /** Runs with their write-back outcome. */
   'runs.list': { input: z.object({}).strict().optional(), mutates: false },
+  /** The connection to a workspace server (not connected: local only). */
+  'sync.status': { input: z.object({}).strict().optional(), mutates: false },
+  /** Redeems an invitation and connects this workspace to the server, then syncs once. */
+  'sync.connect': {
+    input: z.object({ url: z.string().url().max(2000), code: z.string().min(8).max(200) }).strict(),
+    mutates: true,
+  },
+  /** One push/pull round now. */
+  'sync.now': { input: z.object({}).strict().optional(), mutates: true },
+  /** The workspace's members and teams (from the server). */
+  'sync.members': { input: z.object({}).strict().optional(), mutates: false },
+  /** Disconnects from the server; unsent changes are dropped. */
+  'sync.leave': { input: z.object({}).strict().optional(), mutates: true },
 } as const;
 
 export type CommandName = keyof typeof CONTRACT;
@@ -210,6 +226,11 @@ export type Outputs = {
   'inbox.approve': ProposalView;
   'inbox.reject': ProposalView;
   'runs.list': RunView[];
+  'sync.status': SyncStatusView;
+  'sync.connect': SyncConnectView;
+  'sync.now': SyncStatusView;
+  'sync.members': MembersResponse;
+  'sync.leave': { left: string | null; unsent: number };
 };
 
 export type Inputs = { [N in CommandName]: z.input<(typeof CONTRACT)[N]['input']> };

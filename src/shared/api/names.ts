@@ -35,6 +35,11 @@ export const API_COMMANDS = [
   'inbox.approve',
   'inbox.reject',
   'runs.list',
+  'sync.status',
+  'sync.connect',
+  'sync.now',
+  'sync.members',
+  'sync.leave',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

@@ -27,6 +27,37 @@ export type StatusView = {
   model: ModelView;
   /** The chat model (a later release configures one); off means answers are the cited passages. */
   chatModel: { status: 'on' | 'off'; reason: string; model?: string };
+  /** The connection to a workspace server (absent: not reported). */
+  sync?: SyncStatusView;
+};
+
+/** The connection to a workspace server, as the status bar and settings show it. */
+export type SyncStatusView = {
+  connected: boolean;
+  server: string | null;
+  user: string | null;
+  isAdmin: boolean;
+  workspace: string | null;
+  /** Result of the last attempt: 'online', 'offline', or null before any. */
+  state: 'online' | 'offline' | null;
+  lastAttempt: string | null;
+  lastSync: string | null;
+  /** Local changes not yet sent to the server. */
+  pending: number;
+  cursor: number;
+  lastError: string | null;
+  refused: number;
+};
+
+/** What connecting did: the member this replica now acts as and the first sync round's error, if any. */
+export type SyncConnectView = {
+  server: string;
+  user: string;
+  isAdmin: boolean;
+  workspace: { id: string; name: string };
+  /** The first round failed (the connection is kept; the next round retries). */
+  syncError: string | null;
+  status: SyncStatusView;
 };
 
 export type FileState = 'added' | 'indexing' | 'indexed' | 'failed';

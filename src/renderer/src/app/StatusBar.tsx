@@ -1,7 +1,8 @@
-import { Bot, Cpu, Database, Loader2, Unplug } from 'lucide-react';
+import { Bot, Cloud, CloudOff, Cpu, Database, HardDrive, Loader2, Unplug } from 'lucide-react';
+import type { SyncStatusView } from '#shared/api/types.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { Tip } from '../components/Tip.tsx';
-import { plural } from '../lib/format.ts';
+import { formatDateTime, formatRelative, plural } from '../lib/format.ts';
 import { useStatus } from './status-context.ts';
 
 /** Indexing queue, semantic search, the chat model and the data folder; always in view. */
@@ -72,6 +73,7 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
             : 'Chat model off: answers are the cited passages'}
         </span>
       ) : null}
+      {status ? <SyncItem sync={status.sync} onOpenSettings={onOpenSettings} /> : null}
       {connection !== 'open' ? (
         <span className="statusbar__item statusbar__lost" role="alert">
           <Unplug size={12} aria-hidden="true" />
@@ -88,5 +90,48 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
         </span>
       ) : null}
     </footer>
+  );
+}
+
+/** The workspace server: local only, or online/offline with the operations waiting to be sent. */
+function SyncItem({
+  sync,
+  onOpenSettings,
+}: {
+  sync: SyncStatusView | undefined;
+  onOpenSettings: () => void;
+}) {
+  if (!sync?.connected) {
+    return (
+      <Tip content="Not connected to a workspace server">
+        <button type="button" className="statusbar__item statusbar__button" onClick={onOpenSettings}>
+          <HardDrive size={12} aria-hidden="true" className="statusbar__icon" />
+          <span>Local only</span>
+        </button>
+      </Tip>
+    );
+  }
+  const online = sync.state !== 'offline';
+  const last = sync.lastSync
+    ? `Last sync ${formatRelative(sync.lastSync)} (${formatDateTime(sync.lastSync)})`
+    : 'Not synced yet';
+  return (
+    <Tip content={sync.lastError && !online ? `${last} · ${sync.lastError}` : last}>
+      <button
+        type="button"
+        className="statusbar__item statusbar__button"
+        onClick={onOpenSettings}
+        aria-label={`Sync: ${online ? 'online' : 'offline'}, ${plural(sync.pending, 'operation')} pending. ${last}`}
+      >
+        {online ? (
+          <Cloud size={12} aria-hidden="true" className="statusbar__icon" />
+        ) : (
+          <CloudOff size={12} aria-hidden="true" className="statusbar__icon" />
+        )}
+        <span>
+          {online ? 'Online' : 'Offline'} · {sync.pending.toLocaleString()} pending
+        </span>
+      </button>
+    </Tip>
   );
 }

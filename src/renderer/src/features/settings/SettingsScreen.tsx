@@ -7,6 +7,7 @@ import { Switch } from '../../components/Switch.tsx';
 import { useAction } from '../../hooks/useAction.ts';
 import { call } from '../../lib/api.ts';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
+import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 
 const downloadModel = () => call('model.download');
@@ -103,6 +104,8 @@ export function SettingsScreen() {
           </section>
 
           <ChatModelSettings />
+
+          <SyncSettings />
 
           <section className="settings-section" aria-labelledby="workspace-title">
             <h2 id="workspace-title" className="settings-section__title">
