@@ -185,7 +185,9 @@ async function fetchBlobs(deps: SyncDeps, transport: SyncTransport): Promise<num
   ).all(MAX_BLOB_ATTEMPTS) as { hash: string }[];
   let fetched = 0;
   for (const { hash } of wanted) {
-    const needed = stmt(deps.db, 'SELECT 1 FROM items WHERE blob = ? LIMIT 1').get(hash);
+    const needed = stmt(deps.db, "SELECT 1 FROM items WHERE blob = ? AND storage_kind = 'file' LIMIT 1").get(
+      hash,
+    );
     if (!needed || deps.blobs.has(hash)) {
       stmt(deps.db, 'DELETE FROM sync_blobs_wanted WHERE hash = ?').run(hash);
       continue;

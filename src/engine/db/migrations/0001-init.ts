@@ -44,9 +44,8 @@ CREATE TABLE items (
   updated_at TEXT NOT NULL,
   version INTEGER NOT NULL DEFAULT 1
 );
-CREATE INDEX items_file ON items (file_id) WHERE file_id IS NOT NULL;
 CREATE INDEX items_kind_scope ON items (storage_kind, scope);
-CREATE INDEX items_blob ON items (blob) WHERE blob IS NOT NULL;
+CREATE INDEX items_blob ON items (blob) WHERE storage_kind = 'file';
 
 CREATE VIRTUAL TABLE items_fts USING fts5 (
   label, body,
