@@ -92,20 +92,27 @@ export class TestClient {
     return r.body;
   }
 
-  async pull(after = 0, limit?: number) {
-    const q = `?after=${after}${limit ? `&limit=${limit}` : ''}`;
-    return this.request<PullResponse & ErrorAnswer>('GET', ROUTES.pull + q);
+  /** The page of the last successful pull: acknowledged by the next pull unless told otherwise. */
+  lastPage: string | null = null;
+
+  /** `ack`: omitted, the last page received (a replica that committed it); null sends none. */
+  async pull(after = 0, limit?: number, ack: string | null | undefined = this.lastPage) {
+    const q = `?after=${after}${limit ? `&limit=${limit}` : ''}${ack ? `&ack=${encodeURIComponent(ack)}` : ''}`;
+    const r = await this.request<PullResponse & ErrorAnswer>('GET', ROUTES.pull + q);
+    if (r.status === 200) this.lastPage = r.body.page;
+    return r;
   }
 
   /** Pulls until `more` is false; returns every page's ops and evictions and the final cursor. */
   async pullAll(after = 0, limit?: number): Promise<PullResponse> {
-    const all: PullResponse = { ops: [], evict: [], cursor: after, more: false };
+    const all: PullResponse = { ops: [], evict: [], cursor: after, more: false, page: '' };
     for (;;) {
       const r = await this.pull(all.cursor, limit);
       if (r.status !== 200) throw new Error(`pull failed: ${r.status} ${r.raw}`);
       all.ops.push(...r.body.ops);
       all.evict.push(...r.body.evict);
       all.cursor = r.body.cursor;
+      all.page = r.body.page;
       if (!r.body.more) return all;
     }
   }

@@ -27,7 +27,7 @@ forEachBackend('pull', (backend) => {
     expect(all.ops.map((o) => o.seq)).toEqual(Array.from({ length: 15 }, (_, i) => i + 11));
     expect(all.cursor).toBe(25);
     const empty = await admin.pull(25);
-    expect(empty.body).toEqual({ ops: [], evict: [], cursor: 25, more: false });
+    expect(empty.body).toEqual({ ops: [], evict: [], cursor: 25, more: false, page: expect.any(String) });
     expect(p1.body.ops[0]?.op).toEqual(ops[0]);
   });
 
@@ -146,6 +146,58 @@ forEachBackend('pull', (backend) => {
     await e.admin.push([moveA, moveB, edgeOrg]);
     const p2 = await bob.pullAll(p1.cursor);
     expect(p2.ops.map((o) => o.op)).toEqual([moveA, moveB, edgeOrg]);
+  });
+
+  it('[S19] a page that was not applied is sent again', async () => {
+    const e = env();
+    const bob = await e.admin.join('bob', ['eng']);
+    await e.admin.addToTeam('eng', 'admin');
+    await e.admin.push([buildItemOp(A, 'team:eng', { hlc: hlc(1) }), buildItemOp(B, 'org')]);
+    const p1 = await bob.pullAll();
+    expect(ids(p1.ops)).toEqual([A, B]);
+    const committed = p1.page; // the last page bob applied
+
+    // Eviction: answered, then lost before the replica committed it.
+    await e.admin.removeFromTeam('eng', 'bob');
+    const lost = await bob.pull(p1.cursor, undefined, committed);
+    expect(lost.body.evict).toEqual([A]);
+    const again = await bob.pull(p1.cursor, undefined, committed);
+    expect(again.body.evict).toEqual([A]);
+    expect(again.body.page).not.toBe(lost.body.page);
+    const after = await bob.pull(p1.cursor, undefined, again.body.page);
+    expect(after.body.evict).toEqual([]);
+    expect(after.body.ops).toEqual([]);
+
+    // Backfill: the same.
+    await e.admin.addToTeam('eng', 'bob');
+    const b1 = await bob.pull(p1.cursor, undefined, after.body.page);
+    expect(ids(b1.body.ops)).toEqual([A]);
+    const b2 = await bob.pull(p1.cursor, undefined, after.body.page);
+    expect(ids(b2.body.ops)).toEqual([A]);
+    const b3 = await bob.pull(p1.cursor, undefined, b2.body.page);
+    expect(b3.body.ops).toEqual([]);
+    expect(b3.body.evict).toEqual([]);
+  });
+
+  it('[S19] without an ack, a repeated page that moved the cursor is undone; others count as applied', async () => {
+    const e = env();
+    const bob = await e.admin.join('bob', ['eng']);
+    await e.admin.addToTeam('eng', 'admin');
+    await e.admin.push([buildItemOp(A, 'team:eng', { hlc: hlc(1) })]);
+    const first = await bob.pull(0, undefined, null);
+    expect(ids(first.body.ops)).toEqual([A]);
+    await e.admin.push([buildItemOp(B, 'org')]);
+    // The replica never stored the cursor: it asks again from 0 and gets the page again.
+    const retry = await bob.pull(0, undefined, null);
+    expect(ids(retry.body.ops)).toEqual([A, B]);
+    // An old client that applied it moves on: nothing is sent twice.
+    const next = await bob.pull(retry.body.cursor, undefined, null);
+    expect(next.body.ops).toEqual([]);
+    await e.admin.removeFromTeam('eng', 'bob');
+    const evicted = await bob.pull(next.body.cursor, undefined, null);
+    expect(evicted.body.evict).toEqual([A]);
+    // The cursor did not move: an old client's repeat counts as applied, as before [S19].
+    expect((await bob.pull(next.body.cursor, undefined, null)).body.evict).toEqual([]);
   });
 
   it('[S10] duplicated and reordered deliveries converge (last writer wins on every replica)', async () => {

@@ -57,11 +57,12 @@ const ITEM_SET = [
 
 /**
  * Applies one page of pulled operations and evictions, and moves the cursor, in ONE transaction
- * (the caller's): a crash leaves either all of the page or none of it.
+ * (the caller's): a crash leaves either all of the page or none of it. The page id, when given,
+ * is stored with the cursor: it is the `ack` of the next pull ([S19]).
  */
 export function applyPage(
   ctx: ApplyContext,
-  page: { ops: readonly PulledOp[]; evict: readonly string[]; cursor?: number },
+  page: { ops: readonly PulledOp[]; evict: readonly string[]; cursor?: number; page?: string },
 ): ApplyResult {
   const { db } = ctx;
   // Local changes not yet frozen get their clock first, so they compete on equal terms.
@@ -80,6 +81,9 @@ export function applyPage(
     }
     if (page.cursor !== undefined) {
       stmt(db, 'UPDATE sync_state SET cursor = MAX(cursor, ?) WHERE id = 1').run(page.cursor);
+    }
+    if (page.page !== undefined) {
+      stmt(db, 'UPDATE sync_state SET pull_page = ? WHERE id = 1').run(page.page);
     }
     return result;
   } finally {

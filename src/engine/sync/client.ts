@@ -2,7 +2,9 @@
  * One sync round: freeze local changes, push the outbox (blobs first), learn the user's teams,
  * pull pages after the cursor and apply each page with its cursor in one transaction, then fetch
  * the blobs pulled file items need. Every step is safe to cut off: unacknowledged operations stay
- * in the outbox and are resent with the same ids, an unapplied page is pulled again.
+ * in the outbox and are resent with the same ids, an unapplied page is pulled again. The id of
+ * the last committed page is stored with the cursor and sent as `ack` on the next pull: a page
+ * the server answered but this replica never committed is undone and sent again ([S19]).
  */
 
 import { AppError } from '../../shared/errors.ts';
@@ -155,13 +157,14 @@ export async function pullAll(
 ): Promise<{ pulled: number; applied: number; evicted: number }> {
   const out = { pulled: 0, applied: 0, evicted: 0 };
   for (let i = 0; i < MAX_PULL_PAGES; i++) {
-    const after = readState(deps.db).cursor;
-    const page = await transport.pull(after, PULL_MAX_OPS);
+    const state = readState(deps.db);
+    const after = state.cursor;
+    const page = await transport.pull(after, PULL_MAX_OPS, state.pull_page);
     const ops = page.ops.filter(isValidPulled);
     const result = writeTx(deps.db, () =>
       applyPage(
         { db: deps.db, workspaceId: deps.workspaceId, localModel: deps.localModel, hasBlob: deps.blobs.has },
-        { ops, evict: page.evict, cursor: page.cursor },
+        { ops, evict: page.evict, cursor: page.cursor, page: page.page },
       ),
     );
     out.pulled += page.ops.length;

@@ -81,8 +81,8 @@ export async function connect(
     });
     engine.db
       .prepare(
-        `UPDATE sync_state SET server = ?, user_id = ?, is_admin = ?, workspace_name = ?, cursor = 0, teams = '[]',
-         connected_at = ?, last_error = NULL, is_online = 1 WHERE id = 1`,
+        `UPDATE sync_state SET server = ?, user_id = ?, is_admin = ?, workspace_name = ?, cursor = 0, pull_page = NULL,
+         teams = '[]', connected_at = ?, last_error = NULL, is_online = 1 WHERE id = 1`,
       )
       .run(
         server,
@@ -143,7 +143,7 @@ export function leave(engine: Engine): { left: string | null; unsent: number } {
     engine.db
       .prepare(
         `UPDATE sync_state SET server = NULL, user_id = NULL, is_admin = 0, workspace_name = NULL, cursor = 0,
-         teams = '[]', connected_at = NULL, is_online = NULL, last_error = NULL WHERE id = 1`,
+         pull_page = NULL, teams = '[]', connected_at = NULL, is_online = NULL, last_error = NULL WHERE id = 1`,
       )
       .run();
   });

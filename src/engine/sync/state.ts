@@ -30,6 +30,8 @@ type StateRow = {
   is_admin: number;
   workspace_name: string | null;
   cursor: number;
+  /** The last pulled page committed here, sent as `ack` on the next pull ([S19]). */
+  pull_page: string | null;
   teams: string;
   last_attempt: string | null;
   last_sync: string | null;

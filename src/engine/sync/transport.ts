@@ -18,7 +18,8 @@ import {
 
 export type SyncTransport = {
   push(request: PushRequest): Promise<PushResponse>;
-  pull(after: number, limit: number): Promise<PullResponse>;
+  /** `ack`: the last page committed here, null before the first ([S19]). */
+  pull(after: number, limit: number, ack?: string | null): Promise<PullResponse>;
   me(): Promise<MeResponse>;
   hasBlob(hash: string): Promise<boolean>;
   putBlob(hash: string, bytes: Uint8Array): Promise<void>;
@@ -104,8 +105,9 @@ export class HttpTransport implements SyncTransport, AdminTransport {
     return this.json(ROUTES.push, { method: 'POST', body: request });
   }
 
-  pull(after: number, limit: number): Promise<PullResponse> {
-    return this.json(`${ROUTES.pull}?after=${after}&limit=${limit}`);
+  pull(after: number, limit: number, ack?: string | null): Promise<PullResponse> {
+    const q = ack ? `&ack=${encodeURIComponent(ack)}` : '';
+    return this.json(`${ROUTES.pull}?after=${after}&limit=${limit}${q}`);
   }
 
   me(): Promise<MeResponse> {

@@ -11,7 +11,17 @@
  *      before the cursor (the user joined a team, an item moved into a visible scope) are
  *      delivered with their winning op, which may carry a seq <= `after`;
  *   3. delivers visible ops after the cursor, in sequence order.
+ * Both changes to `device_holdings` are kept undoable until the replica acknowledges the page
+ * ([S19]): every answer has a `page` id, and `pull_pages` records per device the last answered
+ * page with the ids it evicted and the ids it newly added. The next pull either acknowledges it
+ * (`ack` equals its id: the record is dropped) or does not (the replica died before committing
+ * it): the page is undone first (evicted ids held again, added ids dropped), so its evictions and
+ * backfill are computed and sent again. A request without `ack` (an old client, or a replica
+ * that never committed a page) undoes it only when it repeats the page's `after` and the page
+ * moved the cursor, the one case where the page certainly was not applied; otherwise it counts
+ * as acknowledged, as before (undoing there would send a backfill page again and again).
  */
+import { randomUUID } from 'node:crypto';
 import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '../../shared/sync/protocol.ts';
 import type { Actor } from '../auth.ts';
 import type { Db, Queryable } from '../db/types.ts';
@@ -68,21 +78,75 @@ async function evict(tx: Queryable, deviceId: string, visible: string[]): Promis
   return ids;
 }
 
-async function hold(tx: Queryable, deviceId: string, rows: readonly OpRow[]): Promise<void> {
+/** Holds the items and edges of `rows`; returns the ids the device did not hold before. */
+async function hold(tx: Queryable, deviceId: string, rows: readonly OpRow[]): Promise<string[]> {
   const ids = [
     ...new Set(
       rows.filter((r) => r.kind === 'item.upsert' || r.kind === 'edge.upsert').map((r) => r.entity_id ?? ''),
     ),
   ];
-  if (ids.length === 0) return;
-  await tx.query(
+  if (ids.length === 0) return [];
+  const added = await tx.query<{ entity_id: string }>(
     `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
-     ON CONFLICT DO NOTHING`,
+     ON CONFLICT DO NOTHING RETURNING entity_id`,
     [deviceId, ids],
   );
+  return added.map((r) => r.entity_id);
 }
 
-export async function pullOps(db: Db, actor: Actor, after: number, limit: number): Promise<PullResponse> {
+type PendingPage = {
+  page_id: string;
+  evicted: string;
+  held: string;
+  after_seq: number | string;
+  cursor_seq: number | string;
+};
+
+/**
+ * Settles the device's last answered page ([S19]): forgets it when acknowledged, otherwise
+ * restores `device_holdings` as it was before that page.
+ */
+async function settlePending(
+  tx: Queryable,
+  deviceId: string,
+  after: number,
+  ack: string | null,
+): Promise<void> {
+  const rows = await tx.query<PendingPage>(
+    'SELECT page_id, evicted, held, after_seq, cursor_seq FROM pull_pages WHERE device_id = $1 FOR UPDATE',
+    [deviceId],
+  );
+  const pending = rows[0];
+  if (!pending) return;
+  await tx.query('DELETE FROM pull_pages WHERE device_id = $1', [deviceId]);
+  if (ack === pending.page_id) return;
+  const pendingAfter = Number(pending.after_seq);
+  if (ack === null && !(after === pendingAfter && Number(pending.cursor_seq) > pendingAfter)) return;
+  const evicted = JSON.parse(pending.evicted) as string[];
+  const held = JSON.parse(pending.held) as string[];
+  if (held.length > 0) {
+    await tx.query('DELETE FROM device_holdings WHERE device_id = $1 AND entity_id = ANY($2::text[])', [
+      deviceId,
+      held,
+    ]);
+  }
+  if (evicted.length > 0) {
+    await tx.query(
+      `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
+       ON CONFLICT DO NOTHING`,
+      [deviceId, evicted],
+    );
+  }
+}
+
+/** `ack`: the id of the last page the replica committed, null when it sent none ([S19]). */
+export async function pullOps(
+  db: Db,
+  actor: Actor,
+  after: number,
+  limit: number,
+  ack: string | null = null,
+): Promise<PullResponse> {
   const max = Math.min(Math.max(1, limit), PULL_MAX_OPS);
   return db.transaction(async (tx) => {
     // Everything up to last_seq has committed (pushes commit in sequence order, see push.ts).
@@ -90,6 +154,7 @@ export async function pullOps(db: Db, actor: Actor, after: number, limit: number
       'SELECT last_seq FROM sync_state WHERE id = 1',
     );
     const last = Number(state[0]?.last_seq ?? 0);
+    await settlePending(tx, actor.deviceId, after, ack);
     const visible = await visibleScopes(tx, actor.user);
     const evicted = await evict(tx, actor.deviceId, visible);
     const backfill = await tx.query<OpRow>(BACKFILL_SQL, [
@@ -108,7 +173,16 @@ export async function pullOps(db: Db, actor: Actor, after: number, limit: number
       more = window.length === room;
       cursor = more ? Number(window[window.length - 1]?.seq ?? after) : last;
     }
-    await hold(tx, actor.deviceId, rows);
-    return { ops: rows.map(toPulled), evict: evicted, cursor, more };
+    const added = await hold(tx, actor.deviceId, rows);
+    const page = randomUUID();
+    // A page that changed no holdings has nothing to undo: it is not recorded.
+    if (evicted.length > 0 || added.length > 0) {
+      await tx.query(
+        `INSERT INTO pull_pages (device_id, page_id, evicted, held, after_seq, cursor_seq)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [actor.deviceId, page, JSON.stringify(evicted), JSON.stringify(added), after, cursor],
+      );
+    }
+    return { ops: rows.map(toPulled), evict: evicted, cursor, more, page };
   });
 }

@@ -108,9 +108,13 @@ export type PushResponse = {
  * `evict` may also hold edge ids (`g_…`); a replica deletes the edges of evicted items too.
  * A page may start with ops whose `seq` is <= `after`: the current state of items the device
  * did not receive before but may see now (it joined a team); apply them like any op (by hlc).
+ * `page` names this answer: once the replica has committed the page, it sends that id as
+ * `ack=<page>` on its next pull. A page that is not acknowledged (the replica crashed before
+ * committing it, or an old client sends no `ack`) is undone on the server and its evictions and
+ * backfill are sent again ([S19]).
  */
 export type PulledOp = { seq: number; actor: string; op: Op };
-export type PullResponse = { ops: PulledOp[]; evict: string[]; cursor: number; more: boolean };
+export type PullResponse = { ops: PulledOp[]; evict: string[]; cursor: number; more: boolean; page: string };
 
 export const RedeemRequestSchema = z
   .object({ code: z.string().min(8).max(200), device: z.string().min(1).max(200) })

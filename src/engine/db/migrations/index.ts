@@ -6,6 +6,7 @@ import { sql as agentRuns } from './0004-agent-runs.ts';
 import { sql as app } from './0005-app.ts';
 import { sql as sync } from './0006-sync.ts';
 import { sql as writeback } from './0007-writeback.ts';
+import { sql as pullAck } from './0008-pull-ack.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0005-app', sql: app },
   { id: '0006-sync', sql: sync },
   { id: '0007-writeback', sql: writeback },
+  { id: '0008-pull-ack', sql: pullAck },
 ];

@@ -76,7 +76,7 @@ export class FakeSyncServer {
       cursor = entry.seq;
       if (scopes.includes(entry.op.scope)) ops.push(entry);
     }
-    return { ops, evict: [], cursor, more: cursor < this.log.length };
+    return { ops, evict: [], cursor, more: cursor < this.log.length, page: `page-${after}-${cursor}` };
   }
 
   me(user: string): MeResponse {

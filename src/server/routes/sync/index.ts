@@ -22,6 +22,6 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.get(ROUTES.pull, async (req) => {
     const actor = await authenticate(ctx.db, req.headers.authorization);
     const query = parseWith(PullQuerySchema, req.query, 'pull query');
-    return pullOps(ctx.db, actor, query.after, Math.min(query.limit, PULL_MAX_OPS));
+    return pullOps(ctx.db, actor, query.after, Math.min(query.limit, PULL_MAX_OPS), query.ack ?? null);
   });
 }

@@ -6,5 +6,7 @@ export const PullQuerySchema = z
   .object({
     after: z.coerce.number().int().nonnegative().default(0),
     limit: z.coerce.number().int().positive().default(PULL_MAX_OPS),
+    /** The id of the last page the replica committed ([S19]); old clients send none. */
+    ack: z.string().min(1).max(100).optional(),
   })
   .strict();
