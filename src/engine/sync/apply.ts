@@ -10,7 +10,7 @@ import type { Op, PulledOp, SyncEdge, SyncItem } from '../../shared/sync/protoco
 import { type Db, stmt } from '../db/driver.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';
-import { EDGE_COLUMNS, freezeInTx, getVersion, setVersion } from './outbox.ts';
+import { EDGE_COLUMNS, freezeInTx, getVersion, ITEM_COLUMNS, setVersion } from './outbox.ts';
 
 export type ApplyContext = {
   db: Db;
@@ -25,35 +25,8 @@ export type ApplyResult = { applied: number; skipped: number; evicted: number };
 
 const VECTOR_DIMS = 384;
 
-const ITEM_SET = [
-  'storage_kind',
-  'kind',
-  'label',
-  'summary',
-  'body',
-  'source_key',
-  'canonical_type',
-  'canonical_value',
-  'blob',
-  'format',
-  'size',
-  'file_id',
-  'ordinal',
-  'locator',
-  'indexed',
-  'health',
-  'scope',
-  'origin_actor',
-  'origin_source',
-  'origin_run',
-  'origin_at',
-  'occurred_at',
-  'retired_at',
-  'superseded_by',
-  'created_at',
-  'updated_at',
-  'version',
-] as const satisfies readonly (keyof SyncItem)[];
+/** Every synced column but the id, in the order the statements below bind them. */
+const ITEM_SET = ITEM_COLUMNS.filter((c): c is Exclude<(typeof ITEM_COLUMNS)[number], 'id'> => c !== 'id');
 
 /**
  * Applies one page of pulled operations and evictions, and moves the cursor, in ONE transaction

@@ -15,7 +15,8 @@ import { ReplicaClock } from './clock.ts';
 
 export type OutboxEntry = { seq: number; opId: string; kind: string; ref: string; hlc: string; body: string };
 
-const ITEM_COLUMNS = [
+/** The columns of an item that sync (never local-only ones: index_error, embedded_model, workspace_id). */
+export const ITEM_COLUMNS = [
   'id',
   'storage_kind',
   'kind',

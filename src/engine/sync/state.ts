@@ -5,24 +5,12 @@
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SyncStatusView } from '../../shared/api/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { pendingCount } from './outbox.ts';
 
-export type SyncStatus = {
-  connected: boolean;
-  server: string | null;
-  user: string | null;
-  isAdmin: boolean;
-  workspace: string | null;
-  /** Result of the last attempt: 'online', 'offline', or null before any. */
-  state: 'online' | 'offline' | null;
-  lastAttempt: string | null;
-  lastSync: string | null;
-  pending: number;
-  cursor: number;
-  lastError: string | null;
-  refused: number;
-};
+/** The sync state shown by `brain status` and the app (one shape for both). */
+export type SyncStatus = SyncStatusView;
 
 type StateRow = {
   server: string | null;
