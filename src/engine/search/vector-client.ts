@@ -30,10 +30,19 @@ export type VectorReply = { seq: number; lists: Record<StreamName, number[]> | n
 /** Items in the database before the vector streams move to a worker. */
 export const VECTOR_WORKER_MIN_ROWS = 20_000;
 let workerMinRows = VECTOR_WORKER_MIN_ROWS;
-/** The longest wait for one reply (the first one includes the worker's start and mirror load). */
-const REPLY_TIMEOUT_MS = 120_000;
+/** The longest wait for the first reply (it includes the worker's start and the mirror load). */
+const FIRST_REPLY_TIMEOUT_MS = 120_000;
+/** Later replies are a scan of a loaded mirror: a worker this slow has died or hangs; search goes on in-thread. */
+const REPLY_TIMEOUT_MS = 10_000;
 
-type Client = { worker: Worker; port: MessagePort; flag: Int32Array; seq: number; dead: boolean };
+type Client = {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  seq: number;
+  dead: boolean;
+  answered: boolean;
+};
 const clients = new WeakMap<Db, Client | null>();
 
 /** Tests and benchmarks: use the worker for any file database (0), never, or the default. */
@@ -58,7 +67,14 @@ function clientOf(db: Db): Client | null {
     const signal = new SharedArrayBuffer(4);
     worker.postMessage({ port: channel.port2, signal }, [channel.port2]);
     channel.port1.unref();
-    const client: Client = { worker, port: channel.port1, flag: new Int32Array(signal), seq: 0, dead: false };
+    const client: Client = {
+      worker,
+      port: channel.port1,
+      flag: new Int32Array(signal),
+      seq: 0,
+      dead: false,
+      answered: false,
+    };
     worker.on('error', () => {
       client.dead = true;
     });
@@ -96,12 +112,15 @@ export function startVectors(
 }
 
 function collect(client: Client, seq: number): Record<StreamName, number[]> | null {
-  const deadline = Date.now() + REPLY_TIMEOUT_MS;
+  const deadline = Date.now() + (client.answered ? REPLY_TIMEOUT_MS : FIRST_REPLY_TIMEOUT_MS);
   for (;;) {
     const seen = Atomics.load(client.flag, 0);
     for (let got = receiveMessageOnPort(client.port); got; got = receiveMessageOnPort(client.port)) {
       const reply = got.message as VectorReply;
-      if (reply.seq === seq) return reply.lists;
+      if (reply.seq === seq) {
+        client.answered = true;
+        return reply.lists;
+      }
     }
     if (client.dead) return null;
     const left = deadline - Date.now();
