@@ -58,6 +58,11 @@ describe.runIf(existsSync(ENTRY))('built engine process', () => {
       };
       expect(found.ok).toBe(true);
       expect(found.data.hits[0]?.citation.page).toBe(1);
+      // The bundle finds the sample workspace from out/main as the sources do from src/.
+      worker.postMessage({ type: 'invoke', id: 4, name: 'sample.load', input: {} });
+      const sample = (await waitFor((m) => m.id === 4)).result as { ok: boolean; data: { added: unknown[] } };
+      expect(sample.ok).toBe(true);
+      expect(sample.data.added.length).toBeGreaterThan(2);
       worker.postMessage({ type: 'shutdown' });
       await new Promise((r) => worker.once('exit', r));
     } finally {

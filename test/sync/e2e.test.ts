@@ -4,7 +4,7 @@
  * dumps, offline edits, the same source giving the same item, team removal evicting, a revoked
  * token refused, and a server killed in the middle of a push losing and duplicating nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,6 @@ import { HttpTransport } from '../../src/engine/sync/transport.ts';
 import type { PulledOp } from '../../src/shared/sync/protocol.ts';
 import { makeReplica, makeRoot, type Replica, type StatusOut, type SyncOut } from './helpers.ts';
 import { killServer, type ServerProcess, startServerProcess } from './server-process.ts';
-
-const HAS_SERVER = existsSync('src/server/main.ts');
 
 type ConnectOut = { user: string; isAdmin: boolean; sync: SyncOut | null; syncError: string | null };
 
@@ -43,7 +41,7 @@ async function pullEverything(url: string, token: string): Promise<PulledOp[]> {
 }
 
 // Many `brain` processes per test: generous timeouts, for a loaded CI machine.
-describe.skipIf(!HAS_SERVER)('[C10] sync end to end with the real server', { timeout: 240_000 }, () => {
+describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () => {
   const { root, cleanup } = makeRoot();
   const data = join(root, 'server-data');
   let server: ServerProcess;

@@ -3,9 +3,8 @@
  * inputs are validated against the contract, every failure becomes a readable typed error, and
  * changes are pushed as events.
  */
-import { realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CONTRACT,
   type CommandName,
@@ -24,6 +23,7 @@ import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
 import { connect, getSyncStatus, leave, listMembers, syncNow } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
+import { findRepoRoot } from '../util/repo-root.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
 import { entityHandlers } from './entities-api.ts';
 import { dossier, listFiles } from './files-view.ts';
@@ -35,7 +35,12 @@ import { BrainWork } from './writeback-host.ts';
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
-const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../resources/sample');
+/** The sample workspace: beside app.asar when packaged, else resources/sample in the repository. */
+const SAMPLE_DIR =
+  [(process as { resourcesPath?: string }).resourcesPath, join(findRepoRoot() ?? '.', 'resources')]
+    .filter((dir): dir is string => Boolean(dir))
+    .map((dir) => join(dir, 'sample'))
+    .find((dir) => existsSync(dir)) ?? 'resources/sample';
 
 type Handlers = { [N in CommandName]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
@@ -299,5 +304,3 @@ export class BrainHost {
     this.listeners.clear();
   }
 }
-
-export const SAMPLE_WORKSPACE_DIR = SAMPLE_DIR;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { DEFAULT_MODEL_ID } from '../../shared/constants.ts';
+import { findRepoRoot } from '../util/repo-root.ts';
 
 /** Points at a model folder (or a folder holding <modelId>/) outside the usual places. */
 export const MODEL_DIR_ENV = 'BRAIN_MODEL_DIR';
@@ -52,12 +52,3 @@ function electronResourcesPath(): string | undefined {
 }
 
 /** The nearest folder above this module with a package.json: the repo from source or from out/. */
-function findRepoRoot(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}

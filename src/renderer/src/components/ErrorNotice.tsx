@@ -6,8 +6,10 @@ export type ErrorNoticeProps = {
   error: unknown;
   /** What was being done ("Could not load the files"). */
   title?: string;
-  /** The next step: usually a retry button. */
+  /** The next step, when it is not a plain retry. */
   action?: ReactNode;
+  /** Shows a "Try again" button that calls this. */
+  onRetry?: () => void;
 };
 
 function messageOf(error: unknown): string {
@@ -16,7 +18,7 @@ function messageOf(error: unknown): string {
 }
 
 /** An error that says what failed and why, and offers the next step. */
-export function ErrorNotice({ error, title, action }: ErrorNoticeProps) {
+export function ErrorNotice({ error, title, action, onRetry }: ErrorNoticeProps) {
   const code = error instanceof AppError ? error.code : null;
   return (
     <div className="notice notice--error" role="alert">
@@ -26,7 +28,16 @@ export function ErrorNotice({ error, title, action }: ErrorNoticeProps) {
         <span>{messageOf(error)}</span>
         {code && code !== 'internal' ? <span className="notice__code">{code}</span> : null}
       </div>
-      {action ? <div className="notice__action">{action}</div> : null}
+      {action || onRetry ? (
+        <div className="notice__action">
+          {action}
+          {onRetry ? (
+            <button type="button" className="button" onClick={onRetry}>
+              Try again
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

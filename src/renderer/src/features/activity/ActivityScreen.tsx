@@ -49,15 +49,7 @@ export function ActivityScreen() {
       </header>
       <div className="screen__body screen__body--scroll">
         {latest.error ? (
-          <ErrorNotice
-            error={latest.error}
-            title="Could not load the activity"
-            action={
-              <button type="button" className="button" onClick={latest.refresh}>
-                Try again
-              </button>
-            }
-          />
+          <ErrorNotice error={latest.error} title="Could not load the activity" onRetry={latest.refresh} />
         ) : null}
         {!latest.data && !latest.error ? <Skeleton lines={6} label="Loading activity" /> : null}
         {latest.data && entries.length === 0 ? (

@@ -43,15 +43,7 @@ export function ThreadView({
   if (error && !thread) {
     return (
       <div className="thread thread--center">
-        <ErrorNotice
-          error={error}
-          title="Could not open this thread"
-          action={
-            <button type="button" className="button" onClick={onRetry}>
-              Try again
-            </button>
-          }
-        />
+        <ErrorNotice error={error} title="Could not open this thread" onRetry={onRetry} />
       </div>
     );
   }

@@ -82,15 +82,7 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
       </header>
       {dossier.error && !d ? (
         <div className="dossier__pad">
-          <ErrorNotice
-            error={dossier.error}
-            title="Could not open this item"
-            action={
-              <button type="button" className="button" onClick={dossier.refresh}>
-                Try again
-              </button>
-            }
-          />
+          <ErrorNotice error={dossier.error} title="Could not open this item" onRetry={dossier.refresh} />
         </div>
       ) : !current || !item ? (
         <div className="dossier__pad">

@@ -139,15 +139,7 @@ export function FilesScreen() {
         }}
       />
       {rows.error ? (
-        <ErrorNotice
-          error={rows.error}
-          title="Could not load the file list"
-          action={
-            <button type="button" className="button" onClick={rows.retry}>
-              Try again
-            </button>
-          }
-        />
+        <ErrorNotice error={rows.error} title="Could not load the file list" onRetry={rows.retry} />
       ) : null}
       <div className="screen__body">
         {total === null && !rows.error ? (

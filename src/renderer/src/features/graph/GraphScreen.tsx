@@ -157,15 +157,7 @@ export function GraphScreen() {
       <div className="graph-stage">
         {view.error && !data ? (
           <div className="graph-stage__overlay">
-            <ErrorNotice
-              error={view.error}
-              title="Could not load the graph"
-              action={
-                <button type="button" className="button" onClick={view.refresh}>
-                  Try again
-                </button>
-              }
-            />
+            <ErrorNotice error={view.error} title="Could not load the graph" onRetry={view.refresh} />
           </div>
         ) : !graph ? (
           <div className="graph-stage__overlay">

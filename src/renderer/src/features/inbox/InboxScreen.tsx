@@ -90,15 +90,7 @@ export function InboxScreen() {
       ) : null}
       <div className="screen__body screen__body--scroll">
         {inbox.error ? (
-          <ErrorNotice
-            error={inbox.error}
-            title="Could not load the inbox"
-            action={
-              <button type="button" className="button" onClick={inbox.refresh}>
-                Try again
-              </button>
-            }
-          />
+          <ErrorNotice error={inbox.error} title="Could not load the inbox" onRetry={inbox.refresh} />
         ) : null}
         {!inbox.data && !inbox.error ? <Skeleton lines={6} label="Loading the inbox" /> : null}
         {inbox.data && items.length === 0 ? (

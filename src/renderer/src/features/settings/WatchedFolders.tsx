@@ -36,15 +36,7 @@ export function WatchedFolders() {
         are retired. Watching survives restarts and catches up on what changed while the app was closed.
       </p>
       {folders.error ? (
-        <ErrorNotice
-          error={folders.error}
-          title="Could not list watched folders"
-          action={
-            <button type="button" className="button" onClick={folders.refresh}>
-              Try again
-            </button>
-          }
-        />
+        <ErrorNotice error={folders.error} title="Could not list watched folders" onRetry={folders.refresh} />
       ) : null}
       {!folders.data && !folders.error ? <Skeleton lines={2} label="Loading watched folders" /> : null}
       {folders.data?.length === 0 ? <p className="muted">No folders watched yet.</p> : null}
