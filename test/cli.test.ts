@@ -3,12 +3,13 @@
  * in the middle of indexing and several processes at once.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { until } from '../src/engine/testing/until.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
@@ -175,14 +176,19 @@ describe('brain CLI', () => {
     });
     const exited = new Promise((r) => child.once('exit', r));
     // Kill once some files are indexed and others are not.
-    for (let i = 0; i < 400; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      const db = new Database(join(home, 'brain.db'), { readonly: true, timeout: 5000 });
-      const done = (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number })
-        .n;
-      db.close();
-      if (done >= 1) break;
-    }
+    await until(
+      () => {
+        if (!existsSync(join(home, 'brain.db'))) return 0;
+        const db = new Database(join(home, 'brain.db'), { readonly: true, timeout: 5000 });
+        try {
+          return (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      },
+      (done) => done >= 1,
+      { every: 10, label: 'the first indexed file' },
+    );
     child.kill('SIGKILL');
     await exited;
     const midway = inspect();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { firstMatch } from '../src/engine/testing/until.ts';
 import { buildPdf } from './ingest-helpers/build-pdf.ts';
 
 const ENTRY = resolve('out/main/engine-host.js');
@@ -35,14 +36,8 @@ describe.runIf(existsSync(ENTRY))('built engine process', () => {
     const messages: { type: string; id?: number; result?: unknown; event?: string; payload?: unknown }[] = [];
     worker.on('message', (m) => messages.push(m));
     worker.on('error', (e) => console.error('worker error', e));
-    const waitFor = async (pred: (m: (typeof messages)[number]) => boolean) => {
-      for (let i = 0; i < 400; i++) {
-        const hit = messages.find(pred);
-        if (hit) return hit;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`timed out; got ${JSON.stringify(messages.map((m) => m.type))}`);
-    };
+    const waitFor = (pred: (m: (typeof messages)[number]) => boolean) =>
+      firstMatch(messages, pred, `a message (got ${JSON.stringify(messages.map((m) => m.type))})`);
     try {
       await waitFor((m) => m.type === 'ready');
       worker.postMessage({ type: 'invoke', id: 1, name: 'files.add', input: { paths: [pdf] } });

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../src/engine/testing/until.ts';
 
 let child: ChildProcess;
 let root: string;
@@ -143,8 +144,11 @@ describe('brain serve', () => {
       data: { refused: [{ reason: 'too large: 101.0 MB (the limit is 100 MB)' }] },
     });
     await invoke('files.index', {});
-    for (let i = 0; i < 100 && !events.join('').includes('"phase":"indexed"'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await until(
+      () => events.join(''),
+      (text) => text.includes('"phase":"indexed"'),
+      { label: 'the indexed event' },
+    );
     controller.abort();
     await stream.catch(() => undefined);
     expect(events.join('')).toContain('event: index.progress');

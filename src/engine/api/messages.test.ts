@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { firstMatch } from '../testing/until.ts';
 import { type EngineMessage, type MainMessage, serveMessages } from './messages.ts';
 
 describe('engine process protocol', () => {
@@ -9,14 +10,7 @@ describe('engine process protocol', () => {
     const home = mkdtempSync(join(tmpdir(), 'brain-msg-'));
     const sent: EngineMessage[] = [];
     let deliver: (m: MainMessage) => void = () => undefined;
-    const waitFor = async (pred: (m: EngineMessage) => boolean) => {
-      for (let i = 0; i < 200; i++) {
-        const hit = sent.find(pred);
-        if (hit) return hit;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error('timed out');
-    };
+    const waitFor = (pred: (m: EngineMessage) => boolean) => firstMatch(sent, pred);
     const served = serveMessages({
       home,
       version: '9.9.9',

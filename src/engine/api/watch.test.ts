@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexProgressEvent } from '../../shared/api/events.ts';
 import type { FileList } from '../../shared/api/types.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { until } from '../testing/until.ts';
 import { BrainHost } from './host.ts';
 
 let ws: TestWorkspace;
@@ -16,16 +17,6 @@ async function startHost(): Promise<BrainHost> {
     if (event === 'index.progress') progress.push(payload as IndexProgressEvent);
   });
   return host;
-}
-
-async function until<T>(what: () => T | Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last value ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const files = async (h: BrainHost) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EngineMessage, type MainMessage, serveMessages } from '../api/messages.ts';
+import { firstMatch } from '../testing/until.ts';
 import { fileKeyStore, installKeyStore } from './key-store.ts';
 
 afterEach(() => installKeyStore(fileKeyStore));
@@ -27,14 +28,7 @@ describe('the safeStorage seam', () => {
         setTimeout(() => deliver({ type: 'secret-result', id: m.id, ok: true, data }), 1);
       }
     };
-    const waitFor = async (pred: (m: EngineMessage) => boolean) => {
-      for (let i = 0; i < 400; i++) {
-        const hit = sent.find(pred);
-        if (hit) return hit;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error('timed out');
-    };
+    const waitFor = (pred: (m: EngineMessage) => boolean) => firstMatch(sent, pred);
     const served = serveMessages({
       home,
       version: '1',
