@@ -8,13 +8,12 @@
  * - A neighborhood shows an edge only when both ends are visible; scope is checked inside the
  *   query, before the caps, so hidden edges never use up a hop's budget.
  */
-import { createHash } from 'node:crypto';
 import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
 import type { StorageKind } from '../shared/types.ts';
 import type { Db } from './db/driver.ts';
 import { writeTx } from './db/driver.ts';
-import { itemId } from './ids.ts';
+import { edgeId, itemId } from './ids.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow } from './items.ts';
 import { visibleRow } from './read.ts';
 import { narrowestScope } from './scope.ts';
@@ -83,10 +82,7 @@ export function normaliseName(name: string, kind: EntityKind): string {
   return n;
 }
 
-export function edgeId(from: string, type: string, to: string, discriminator = ''): string {
-  const key = discriminator ? `${from}\0${type}\0${to}\0${discriminator}` : `${from}\0${type}\0${to}`;
-  return `g_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
-}
+export { edgeId };
 
 export type EdgeView = { id: string; type: string; from: string; to: string; props: Record<string, unknown> };
 export type ItemView = { id: string; label: string; storageKind: StorageKind; kind: string; scope: string };

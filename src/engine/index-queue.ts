@@ -102,8 +102,8 @@ async function runJob(ctx: IndexContext, jobId: number, itemId: string, label: s
     }
   };
   try {
-    const outcome = await indexFile(ctx, itemId, beat);
-    finish(ctx.db, jobId, null);
+    // The job is done in the same transaction that writes the index: one commit per file.
+    const outcome = await indexFile(ctx, itemId, beat, () => finish(ctx.db, jobId, null));
     return { id: itemId, label, ok: true, reason: null, sections: outcome.sections };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

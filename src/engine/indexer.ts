@@ -3,15 +3,14 @@
  * transaction upserts the file and its sections by source key, links HAS_SECTION idempotently,
  * retires sections that no longer exist and marks the file indexed. Unchanged bytes change nothing.
  */
-import { createHash } from 'node:crypto';
 import { AppError } from '../shared/errors.ts';
 import type { FileFormat } from '../shared/types.ts';
 import type { BlobStore } from './blobs.ts';
 import { type Db, stmt, writeTx } from './db/driver.ts';
 import type { Embedder } from './embed/index.ts';
-import { itemId } from './ids.ts';
+import { edgeId, sectionId } from './ids.ts';
 import { type Chunk, type Extraction, extractFile } from './ingest/index.ts';
-import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from './items.ts';
+import { FtsBatch, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from './items.ts';
 
 export type IndexContext = { db: Db; blobs: BlobStore; workspaceId: string; embedder: Embedder };
 export type IndexOutcome = { id: string; label: string; sections: number };
@@ -41,7 +40,7 @@ function planSections(ctx: IndexContext, file: ItemRow, chunks: readonly Chunk[]
   return chunks.map((chunk, ordinal) => {
     const key = sectionKey(file, chunk);
     return {
-      id: itemId(ctx.workspaceId, 'section', key),
+      id: sectionId(ctx.workspaceId, file.source_key, key),
       chunkKey: chunk.key,
       key,
       label: chunk.label,
@@ -76,10 +75,12 @@ function isUnchanged(prev: ItemRow | undefined, s: PlannedSection, file: ItemRow
   );
 }
 
+/** `alsoInTx` runs inside the index's own transaction (the queue marks its job done there). */
 export async function indexFile(
   ctx: IndexContext,
   fileId: string,
   onBeat?: () => void,
+  alsoInTx?: () => void,
 ): Promise<IndexOutcome> {
   const file = getRow(ctx.db, fileId);
   if (file?.storage_kind !== 'file') throw new AppError('not-found', `No file with id ${fileId}.`);
@@ -97,7 +98,10 @@ export async function indexFile(
   );
   const body = fileBody(extraction);
   const vectors = await embedChanged(ctx, file, body, planned, existing, onBeat);
-  writeTx(ctx.db, () => writeIndex(ctx, file, extraction, body, planned, vectors));
+  writeTx(ctx.db, () => {
+    writeIndex(ctx, file, extraction, body, planned, vectors);
+    alsoInTx?.();
+  });
   return { id: file.id, label: file.label, sections: planned.length };
 }
 
@@ -183,17 +187,23 @@ function writeIndex(
   );
   const keep = new Set<string>();
   const byChunk = new Map<string, string>();
+  const toLink: string[] = [];
+  // Full-text changes go last, together (see FtsBatch); each kind of write is done in one run,
+  // which keeps SQLite on the same pages of one table at a time.
+  const fts = new FtsBatch();
   for (const s of planned) {
     keep.add(s.id);
     byChunk.set(s.chunkKey, s.id);
     // An unchanged section already has its live HAS_SECTION edge.
-    if (upsertSection(ctx, file, s, existing.get(s.id), now, vectors)) linkSection(db, file, s.id, now);
+    if (upsertSection(ctx, file, s, existing.get(s.id), now, vectors, fts)) toLink.push(s.id);
   }
+  for (const id of toLink) linkSection(db, file, id, now);
   for (const prev of existing.values()) {
     if (keep.has(prev.id) || prev.retired_at !== null) continue;
-    retireSection(db, file, prev, now, byChunk.get(chunkKeyOf(file, prev)) ?? null);
+    retireSection(db, file, prev, now, byChunk.get(chunkKeyOf(file, prev)) ?? null, fts);
   }
-  updateFileRow(db, file, extraction, body, now, vectors);
+  updateFileRow(db, file, extraction, body, now, vectors, fts);
+  fts.apply(db);
 }
 
 function upsertSection(
@@ -203,6 +213,7 @@ function upsertSection(
   prev: ItemRow | undefined,
   now: string,
   vectors: Vectors,
+  fts: FtsBatch,
 ): boolean {
   const db = ctx.db;
   const vector = vectors.byId.get(s.id);
@@ -213,7 +224,7 @@ function upsertSection(
   let rowid: number;
   if (prev) {
     rowid = prev.rowid;
-    if (isSearchable(prev)) ftsDelete(db, prev);
+    if (isSearchable(prev)) fts.remove(prev);
     stmt(
       db,
       `UPDATE items SET label = ?, body = ?, blob = ?, format = ?, locator = ?, ordinal = ?, scope = ?, indexed = 1,
@@ -258,13 +269,9 @@ function upsertSection(
     rowid = Number(inserted.lastInsertRowid);
   }
   const row = { rowid, label: s.label, body: s.body, storage_kind: 'section' as const, scope: file.scope };
-  ftsInsert(db, row);
+  fts.add(row);
   if (vector && vectors.model) vecUpsert(db, row, vectors.model, vector);
   return true;
-}
-
-function edgeId(from: string, type: string, to: string): string {
-  return `g_${createHash('sha256').update(`${from}\0${type}\0${to}`).digest('hex').slice(0, 20)}`;
 }
 
 function linkSection(db: Db, file: ItemRow, sectionId: string, now: string): void {
@@ -284,8 +291,15 @@ function chunkKeyOf(file: ItemRow, section: ItemRow): string {
 }
 
 /** Retired, not deleted: it stays readable with its history, pointing at what replaced it. */
-function retireSection(db: Db, file: ItemRow, prev: ItemRow, now: string, successor: string | null): void {
-  if (isSearchable(prev)) ftsDelete(db, prev);
+function retireSection(
+  db: Db,
+  file: ItemRow,
+  prev: ItemRow,
+  now: string,
+  successor: string | null,
+  fts: FtsBatch,
+): void {
+  if (isSearchable(prev)) fts.remove(prev);
   vecDelete(db, prev.rowid);
   stmt(db, 'UPDATE items SET retired_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?').run(
     now,
@@ -310,6 +324,7 @@ function updateFileRow(
   body: string,
   now: string,
   vectors: Vectors,
+  fts: FtsBatch,
 ): void {
   const health = JSON.stringify(mergeHealth(file.health, extraction.health));
   const summary = extraction.title;
@@ -322,13 +337,13 @@ function updateFileRow(
     file.occurred_at === occurredAt &&
     file.index_error === null;
   if (!same) {
-    if (isSearchable(file)) ftsDelete(db, file);
+    if (isSearchable(file)) fts.remove(file);
     stmt(
       db,
       `UPDATE items SET body = ?, summary = ?, health = ?, occurred_at = ?, indexed = 1, index_error = NULL,
        updated_at = ? WHERE id = ?`,
     ).run(body, summary, health, occurredAt, now, file.id);
-    ftsInsert(db, { rowid: file.rowid, label: file.label, body });
+    fts.add({ rowid: file.rowid, label: file.label, body });
   }
   const vector = vectors.byId.get(file.id);
   if (vector && vectors.model) vecUpsert(db, file, vectors.model, vector);

@@ -62,6 +62,38 @@ export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>
   );
 }
 
+type FtsRow = Pick<ItemRow, 'rowid' | 'label' | 'body'>;
+
+/**
+ * FTS5 changes gathered during a write transaction and applied together at its end. FTS5 keeps
+ * new terms in memory until the transaction commits, but any other statement that opens a
+ * statement journal (an insert into items, an upsert of an edge) makes it flush them to disk as
+ * a new index segment first. Interleaved with the items and edges of a file's 80 sections, that
+ * is 80 tiny segments to merge again, which measured as two thirds of all the pages a Markdown
+ * index wrote. Gathered, a file makes one segment.
+ */
+export class FtsBatch {
+  private readonly removed: FtsRow[] = [];
+  private readonly added: FtsRow[] = [];
+
+  /** `row` must hold the values the index holds now (taken before the row is updated). */
+  remove(row: FtsRow): void {
+    this.removed.push({ rowid: row.rowid, label: row.label, body: row.body });
+  }
+
+  add(row: FtsRow): void {
+    this.added.push({ rowid: row.rowid, label: row.label, body: row.body });
+  }
+
+  /** Removals first, so a row updated in place is taken out with its old text, then put back. */
+  apply(db: Db): void {
+    for (const row of this.removed) ftsDelete(db, row);
+    for (const row of this.added) ftsInsert(db, row);
+    this.removed.length = 0;
+    this.added.length = 0;
+  }
+}
+
 export function vecDelete(db: Db, rowid: number): void {
   if (stmt(db, 'DELETE FROM vec_items WHERE item_rowid = ?').run(BigInt(rowid)).changes > 0)
     bumpVectorGeneration(db);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { edgeId, linkItems, observeMention } from '../graph.ts';
-import { itemId } from '../ids.ts';
+import { itemId, sectionId } from '../ids.ts';
 import type { ItemRow } from '../items.ts';
 import { upsertNote } from '../notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
@@ -54,8 +54,13 @@ describe('[C8] joining re-keys a replica that already has items', () => {
 
     const items = engine.db.prepare('SELECT * FROM items').all() as ItemRow[];
     const ids = new Set(items.map((r) => r.id));
+    const fileKey = new Map(items.map((r) => [r.id, r.source_key]));
     for (const r of items) {
-      expect(r.id).toBe(itemId('server-ws', r.storage_kind, r.source_key));
+      expect(r.id).toBe(
+        r.storage_kind === 'section'
+          ? sectionId('server-ws', fileKey.get(r.file_id ?? '') ?? '', r.source_key)
+          : itemId('server-ws', r.storage_kind, r.source_key),
+      );
       expect(r.workspace_id).toBe('server-ws');
       if (r.file_id) expect(ids.has(r.file_id)).toBe(true);
     }

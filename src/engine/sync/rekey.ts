@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { StorageKind } from '../../shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { itemId } from '../ids.ts';
+import { edgeId, itemId, sectionId } from '../ids.ts';
 import { vecUpsert } from '../items.ts';
 import { ensureUser } from '../workspace.ts';
 
@@ -38,11 +38,6 @@ type EdgeKeys = {
   origin_actor: string;
 };
 
-function edgeHash(from: string, type: string, to: string, discriminator = ''): string {
-  const key = discriminator ? `${from}\0${type}\0${to}\0${discriminator}` : `${from}\0${type}\0${to}`;
-  return `g_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
-}
-
 /** Must run inside the caller's write transaction, before the replica records changes to send. */
 export function rekeyReplica(
   db: Db,
@@ -62,7 +57,12 @@ export function rekeyReplica(
     `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor, canonical_value,
      embedded_model FROM items`,
   ).all() as ItemKeys[];
-  const newId = new Map(items.map((r) => [r.id, itemId(target.workspaceId, r.storage_kind, r.source_key)]));
+  const fileKeys = new Map(items.filter((r) => r.storage_kind === 'file').map((r) => [r.id, r.source_key]));
+  const idFor = (r: ItemKeys) =>
+    r.storage_kind === 'section'
+      ? sectionId(target.workspaceId, fileKeys.get(r.file_id ?? '') ?? '', r.source_key)
+      : itemId(target.workspaceId, r.storage_kind, r.source_key);
+  const newId = new Map(items.map((r) => [r.id, idFor(r)]));
   const mapId = (id: string | null) => (id === null ? null : (newId.get(id) ?? id));
   const update = stmt(
     db,
@@ -118,9 +118,9 @@ function newEdgeId(
   byOldId: Map<string, ItemKeys>,
   workspaceId: string,
 ): string {
-  if (e.id === edgeHash(e.from_id, e.type, e.to_id)) return edgeHash(from, e.type, to);
+  if (e.id === edgeId(e.from_id, e.type, e.to_id)) return edgeId(from, e.type, to);
   for (const d of discriminators(e, byOldId)) {
-    if (e.id === edgeHash(e.from_id, e.type, e.to_id, d)) return edgeHash(from, e.type, to, d);
+    if (e.id === edgeId(e.from_id, e.type, e.to_id, d)) return edgeId(from, e.type, to, d);
   }
   // An id made some other way: still unique and the same on every device that re-keys it.
   return `g_${createHash('sha256').update(`${e.id}\0${workspaceId}`).digest('hex').slice(0, 20)}`;
