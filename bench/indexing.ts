@@ -2,7 +2,7 @@
  * Part 2, indexing throughput through the real engine (engine.add + engine.index, model off):
  * generated Markdown in MB/s, and real PDFs (copied from the shared fixtures) in pages/s.
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../src/engine/engine.ts';
 import { vocabulary } from './corpus.ts';
@@ -15,16 +15,20 @@ export const PDF_FIXTURES: readonly { file: string; pages: number }[] = [
 ];
 const PDF_DIR = '/work/shared/fixtures/pdf';
 
+type TextRun = {
+  files: number;
+  mb: number;
+  addSeconds: number;
+  indexSeconds: number;
+  mbPerSecond: number;
+  sections: number;
+  failed: number;
+};
+
 export type IndexingResult = {
-  markdown: {
-    files: number;
-    mb: number;
-    addSeconds: number;
-    indexSeconds: number;
-    mbPerSecond: number;
-    sections: number;
-    failed: number;
-  };
+  markdown: TextRun;
+  /** The same generated files as plain .txt: the other chunking path (1000 characters, 100 overlap). */
+  text: TextRun;
   pdf: {
     files: number;
     pages: number;
@@ -72,6 +76,18 @@ export function writeMarkdown(
   return { files, bytes };
 }
 
+function textRun(
+  written: { files: number; bytes: number },
+  run: Awaited<ReturnType<typeof timedIndex>>,
+): TextRun {
+  return {
+    files: written.files,
+    mb: round(mb(written.bytes)),
+    ...run,
+    mbPerSecond: round(mb(written.bytes) / (run.addSeconds + run.indexSeconds)),
+  };
+}
+
 async function timedIndex(home: string, folder: string, modelDir: string) {
   const engine = Engine.open({ home, modelDir });
   try {
@@ -107,13 +123,14 @@ export async function runIndexing(options: {
   const md = writeMarkdown(join(dir, 'md'), options.markdownMb, 48);
   log(`  ${md.files} files, ${mb(md.bytes).toFixed(1)} MB; adding and indexing`);
   const mdRun = await timedIndex(join(dir, 'home-md'), join(dir, 'md'), noModel);
-  const mdSeconds = mdRun.addSeconds + mdRun.indexSeconds;
-  const markdown = {
-    files: md.files,
-    mb: round(mb(md.bytes)),
-    ...mdRun,
-    mbPerSecond: round(mb(md.bytes) / mdSeconds),
-  };
+  const markdown = textRun(md, mdRun);
+  const txtDir = join(dir, 'txt');
+  mkdirSync(txtDir, { recursive: true });
+  for (const name of readdirSync(join(dir, 'md'))) {
+    copyFileSync(join(dir, 'md', name), join(txtDir, name.replace(/\.md$/, '.txt')));
+  }
+  log(`  the same ${md.files} files as plain text; adding and indexing`);
+  const text = textRun(md, await timedIndex(join(dir, 'home-txt'), txtDir, noModel));
 
   let pdf: IndexingResult['pdf'] = null;
   const available = PDF_FIXTURES.filter((p) => existsSync(join(PDF_DIR, p.file)));
@@ -135,5 +152,5 @@ export async function runIndexing(options: {
     const run = await timedIndex(join(dir, 'home-pdf'), pdfDir, noModel);
     pdf = { files, pages, ...run, pagesPerSecond: round(pages / (run.addSeconds + run.indexSeconds)) };
   }
-  return { markdown, pdf };
+  return { markdown, text, pdf };
 }

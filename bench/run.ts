@@ -194,19 +194,22 @@ function printSpeed(runs: readonly SpeedResult[]): void {
 }
 
 function printIndexing(r: IndexingResult): void {
-  const rows: unknown[][] = [
+  const rows: unknown[][] = (
     [
-      'Markdown',
-      r.markdown.files,
-      `${r.markdown.mb} MB`,
-      r.markdown.sections,
-      r.markdown.failed,
-      r.markdown.addSeconds,
-      r.markdown.indexSeconds,
-      `${r.markdown.mbPerSecond} MB/s`,
-      '>= 5 MB/s',
-    ],
-  ];
+      ['Markdown', r.markdown],
+      ['Plain text', r.text],
+    ] as const
+  ).map(([name, t]) => [
+    name,
+    t.files,
+    `${t.mb} MB`,
+    t.sections,
+    t.failed,
+    t.addSeconds,
+    t.indexSeconds,
+    `${t.mbPerSecond} MB/s`,
+    '>= 5 MB/s',
+  ]);
   if (r.pdf) {
     rows.push([
       'PDF',
