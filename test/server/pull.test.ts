@@ -1,7 +1,7 @@
 /** Pull: visibility, order and paging, eviction when items leave a user's scopes, backfill. */
 import { expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/sync/protocol.ts';
-import { buildDecisionOp, buildEdgeOp, buildItemOp, hlc, itemId } from './factories.ts';
+import { buildEdgeOp, buildItemOp, buildProposalOp, hlc, itemId, proposalId } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
 const A = itemId('a');
@@ -49,20 +49,20 @@ forEachBackend('pull', (backend) => {
       buildItemOp(B, 'team:sales'),
       buildItemOp(C, 'user:admin'),
       buildEdgeOp(A, B, 'team:sales'),
-      buildDecisionOp('team:sales'),
-      buildDecisionOp('org'),
+      buildProposalOp(proposalId('sales'), 'team:sales'),
+      buildProposalOp(proposalId('org'), 'org'),
     ]);
     await bob.push([buildItemOp(itemId('e'), 'team:eng'), buildItemOp(itemId('u'), 'user:bob')]);
     const got = await bob.pullAll();
-    expect(ids(got.ops)).toEqual([A, 'proposal.decide', itemId('e'), itemId('u')]);
+    expect(ids(got.ops)).toEqual([A, 'proposal.upsert', itemId('e'), itemId('u')]);
     const all = await e.admin.pullAll();
     expect(ids(all.ops)).toEqual([
       A,
       B,
       C,
       expect.stringMatching(/^g_/),
-      'proposal.decide',
-      'proposal.decide',
+      'proposal.upsert',
+      'proposal.upsert',
     ]);
   });
 

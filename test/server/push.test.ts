@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { REPLAYED } from '../../src/server/sync/push.ts';
 import { PUSH_MAX_BYTES, PUSH_MAX_OPS, ROUTES } from '../../src/shared/sync/protocol.ts';
-import { buildDecisionOp, buildEdgeOp, buildItemOp, hlc, itemId } from './factories.ts';
+import { buildEdgeOp, buildItemOp, buildProposalOp, hlc, itemId, proposalId } from './factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from './harness.ts';
 
 const A = itemId('a');
 const B = itemId('b');
 const C = itemId('c');
+const P = proposalId('p');
 
 /** Everything the server stores about ops and state: "nothing changed" compares these. */
 async function snapshot(env: SuiteEnv) {
@@ -25,7 +26,7 @@ forEachBackend('push', (backend) => {
 
   it('[S6] accepted ops get consecutive sequence numbers in batch order', async () => {
     const { admin } = env();
-    const r1 = await admin.push([buildItemOp(A), buildItemOp(B), buildDecisionOp()]);
+    const r1 = await admin.push([buildItemOp(A), buildItemOp(B), buildProposalOp(P)]);
     expect(r1.refused).toEqual([]);
     expect(r1.accepted.map((a) => a.seq)).toEqual([1, 2, 3]);
     const r2 = await admin.push([buildItemOp(C)]);
@@ -48,7 +49,7 @@ forEachBackend('push', (backend) => {
     const r = await bob.push([
       buildItemOp(A, 'team:sales'),
       buildItemOp(B, 'user:admin'),
-      buildDecisionOp('team:sales'),
+      buildProposalOp(P, 'team:sales'),
     ]);
     expect(r.accepted).toEqual([]);
     expect(r.refused.map((x) => x.reason)).toEqual([

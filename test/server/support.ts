@@ -55,6 +55,7 @@ export const BACKENDS: readonly Backend[] = [pgliteBackend, postgresBackend];
 
 const TABLES = [
   'device_holdings',
+  'proposals',
   'edges',
   'items',
   'ops',

@@ -21,7 +21,7 @@ import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
-import { connect, getSyncStatus, leave, listMembers, syncNow } from '../sync/index.ts';
+import { connect, getSyncStatus, leave, listMembers, type SyncReport, syncNow } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { findRepoRoot } from '../util/repo-root.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
@@ -74,7 +74,10 @@ export class BrainHost {
     });
     this.sync = new SyncLoop(engine, {
       onChange: () => this.emit('status.changed', this.status()),
-      onPulled: () => this.runner.resume(),
+      onPulled: (report) => {
+        this.runner.resume();
+        this.inboxIfPulled(report);
+      },
     });
     this.work = new BrainWork(
       engine,
@@ -261,6 +264,7 @@ export class BrainHost {
       'sync.connect': async (input) => {
         try {
           const r = await connect(e, input.url, input.code);
+          if (r.sync) this.inboxIfPulled(r.sync);
           return {
             server: r.server,
             user: r.user,
@@ -275,7 +279,7 @@ export class BrainHost {
       },
       'sync.now': async () => {
         try {
-          await syncNow(e);
+          this.inboxIfPulled(await syncNow(e));
           return getSyncStatus(e);
         } finally {
           this.afterSync();
@@ -288,6 +292,11 @@ export class BrainHost {
         return result;
       },
     };
+  }
+
+  /** Proposals pulled, decided elsewhere or evicted: the inbox and the rail's count refresh. */
+  private inboxIfPulled(report: SyncReport): void {
+    if (report.proposals > 0) this.emit('inbox.changed', { at: new Date().toISOString() });
   }
 
   /** After connect, leave or a manual round: the status and the file list may have changed. */

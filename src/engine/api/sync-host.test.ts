@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/main.ts';
 import type { Outputs } from '../../shared/api/contract.ts';
 import type { EventName } from '../../shared/api/events.ts';
+import { createInvitation } from '../sync/index.ts';
+import { HttpTransport } from '../sync/transport.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { BrainHost } from './host.ts';
 
@@ -80,5 +83,58 @@ describe('sync commands', () => {
 
     const invalid = await host.invoke('sync.connect', { url: 'not a url', code: 'abcdefgh' });
     expect(invalid.ok).toBe(false);
+  }, 60_000);
+
+  it('tells the inbox when a round pulled proposals', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'brain-sync-server-'));
+    server = await startServer({ dataDir, port: 0, logger: false });
+    ws = createTestWorkspace();
+    host = await BrainHost.start(ws.open(), { version: 'test' });
+    await ok(host, 'sync.connect', { url: server.url, code: server.firstInvite });
+    // A member's replica sends a review proposal.
+    const { code } = await createInvitation(host.engine, { user: 'bob' });
+    const bob = new HttpTransport(
+      server.url,
+      (await new HttpTransport(server.url, null).redeem(code, 'bob')).token,
+    );
+    const id = randomUUID();
+    const pushed = await bob.push({
+      ops: [
+        {
+          id: randomUUID(),
+          hlc: `${Date.now()}-000000-bob`,
+          kind: 'proposal.upsert',
+          scope: 'org',
+          proposal: {
+            id,
+            run_id: 'run-b',
+            ordinal: 0,
+            user_id: 'bob',
+            kind: 'decision',
+            label: 'Deploys before noon',
+            body: 'Production deploys happen before noon on weekdays.',
+            scope: 'org',
+            confidence: 0.6,
+            sensitive: 0,
+            sensitive_reason: null,
+            detected: '[]',
+            decision: 'review',
+            reason: 'low confidence',
+            created_at: new Date().toISOString(),
+            run: null,
+          },
+        },
+      ],
+    });
+    expect(pushed.refused).toEqual([]);
+    const events: EventName[] = [];
+    host.on((event) => events.push(event));
+    await ok(host, 'sync.now', {});
+    expect(events).toContain('inbox.changed');
+    const inbox = await ok(host, 'inbox.list', {});
+    expect(inbox.items.map((i) => [i.id, i.canDecide, i.run])).toEqual([[id, true, null]]);
+    events.length = 0;
+    await ok(host, 'sync.now', {});
+    expect(events).not.toContain('inbox.changed');
   }, 60_000);
 });

@@ -4,11 +4,21 @@
  * the same operations twice, or in any order, ends in the same state. The search index moves in
  * step: FTS rows follow isSearchable, a vector made by the local model is stored, any other
  * leaves the item without one (embedded_model NULL) for the local model to embed later.
+ * Review proposals follow their own rules (apply-proposals.ts): created once, decided once, the
+ * server's decision wins.
  * Everything here runs with sync_applying set, so the outbox triggers stay quiet.
  */
-import type { Op, PulledOp, SyncEdge, SyncItem } from '../../shared/sync/protocol.ts';
+import {
+  evictedKind,
+  type Op,
+  type PulledOp,
+  type SyncEdge,
+  type SyncItem,
+} from '../../shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
+import type { Surface } from '../telemetry.ts';
+import { applyProposalCreate, applyProposalDecision, evictProposal } from './apply-proposals.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';
 import { EDGE_COLUMNS, freezeInTx, getVersion, ITEM_COLUMNS, setVersion } from './outbox.ts';
 
@@ -19,9 +29,12 @@ export type ApplyContext = {
   localModel: string | null;
   /** Blobs this replica has, to note the ones to fetch. */
   hasBlob?: (hash: string) => boolean;
+  /** Where a decision overruled by the server is logged (the host's surface). */
+  surface?: Surface;
 };
 
-export type ApplyResult = { applied: number; skipped: number; evicted: number };
+/** `proposals`: proposal ops that changed the replica plus evicted proposals (the inbox refreshes). */
+export type ApplyResult = { applied: number; skipped: number; evicted: number; proposals: number };
 
 const VECTOR_DIMS = 384;
 
@@ -43,14 +56,20 @@ export function applyPage(
   stmt(db, 'INSERT OR IGNORE INTO sync_applying (flag) VALUES (1)').run();
   try {
     const clock = new ReplicaClock(db);
-    const result: ApplyResult = { applied: 0, skipped: 0, evicted: 0 };
+    const result: ApplyResult = { applied: 0, skipped: 0, evicted: 0, proposals: 0 };
     for (const pulled of page.ops) {
       clock.observe(pulled.op.hlc);
-      if (applyOp(ctx, pulled.op)) result.applied += 1;
+      const changed = applyOp(ctx, pulled.op, pulled.actor);
+      if (changed) result.applied += 1;
       else result.skipped += 1;
+      if (changed && pulled.op.kind.startsWith('proposal.')) result.proposals += 1;
     }
     for (const id of page.evict) {
-      if (id.startsWith('g_') ? evictEdge(db, id) : evictItem(db, id)) result.evicted += 1;
+      const kind = evictedKind(id);
+      const gone =
+        kind === 'edge' ? evictEdge(db, id) : kind === 'proposal' ? evictProposal(db, id) : evictItem(db, id);
+      if (gone) result.evicted += 1;
+      if (gone && kind === 'proposal') result.proposals += 1;
     }
     if (page.cursor !== undefined) {
       stmt(db, 'UPDATE sync_state SET cursor = MAX(cursor, ?) WHERE id = 1').run(page.cursor);
@@ -64,9 +83,11 @@ export function applyPage(
   }
 }
 
-/** One operation; true when it won and changed the replica. */
-export function applyOp(ctx: ApplyContext, op: Op): boolean {
-  if (op.kind === 'proposal.decide') return false; // proposals are not kept on replicas yet
+/** One operation, pushed by `actor` (as the server names them); true when it won and changed the replica. */
+export function applyOp(ctx: ApplyContext, op: Op, actor: string): boolean {
+  const proposals = { db: ctx.db, workspaceId: ctx.workspaceId, surface: ctx.surface ?? 'cli' };
+  if (op.kind === 'proposal.upsert') return applyProposalCreate(proposals, op);
+  if (op.kind === 'proposal.decide') return applyProposalDecision(proposals, op, actor);
   const kind = op.kind === 'item.upsert' ? 'item' : 'edge';
   const ref = op.kind === 'item.upsert' ? op.item.id : op.edge.id;
   const held = getVersion(ctx.db, kind, ref);

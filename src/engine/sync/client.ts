@@ -20,6 +20,7 @@ import {
 import type { BlobStore } from '../blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { sha256 } from '../ids.ts';
+import type { Surface } from '../telemetry.ts';
 import { ensureUser } from '../workspace.ts';
 import { applyPage } from './apply.ts';
 import { freezeChanges, nextBatch, pendingCount, recordRefusal, removeFromOutbox } from './outbox.ts';
@@ -31,6 +32,8 @@ export type SyncDeps = {
   blobs: BlobStore;
   workspaceId: string;
   localModel: string | null;
+  /** Where a local decision the server overruled is logged (default: cli). */
+  surface?: Surface;
 };
 
 export type SyncReport = {
@@ -39,6 +42,8 @@ export type SyncReport = {
   pulled: number;
   applied: number;
   evicted: number;
+  /** Pulled proposal changes (new, decided, evicted): the inbox should refresh. */
+  proposals: number;
   pending: number;
   cursor: number;
   blobs: { uploaded: number; fetched: number };
@@ -62,6 +67,7 @@ export async function syncRound(deps: SyncDeps, transport: SyncTransport): Promi
       pulled: pull.pulled,
       applied: pull.applied,
       evicted: pull.evicted,
+      proposals: pull.proposals,
       pending: pendingCount(deps.db),
       cursor: readState(deps.db).cursor,
       blobs: { uploaded: push.uploaded, fetched },
@@ -154,8 +160,8 @@ export function applyMembership(db: Db, me: MeResponse): void {
 export async function pullAll(
   deps: SyncDeps,
   transport: SyncTransport,
-): Promise<{ pulled: number; applied: number; evicted: number }> {
-  const out = { pulled: 0, applied: 0, evicted: 0 };
+): Promise<{ pulled: number; applied: number; evicted: number; proposals: number }> {
+  const out = { pulled: 0, applied: 0, evicted: 0, proposals: 0 };
   for (let i = 0; i < MAX_PULL_PAGES; i++) {
     const state = readState(deps.db);
     const after = state.cursor;
@@ -163,13 +169,20 @@ export async function pullAll(
     const ops = page.ops.filter(isValidPulled);
     const result = writeTx(deps.db, () =>
       applyPage(
-        { db: deps.db, workspaceId: deps.workspaceId, localModel: deps.localModel, hasBlob: deps.blobs.has },
+        {
+          db: deps.db,
+          workspaceId: deps.workspaceId,
+          localModel: deps.localModel,
+          hasBlob: deps.blobs.has,
+          surface: deps.surface,
+        },
         { ops, evict: page.evict, cursor: page.cursor, page: page.page },
       ),
     );
     out.pulled += page.ops.length;
     out.applied += result.applied;
     out.evicted += result.evicted;
+    out.proposals += result.proposals;
     // A backfill page (items newly visible, delivered with older seqs) may keep the cursor where it was.
     if (!page.more || (page.cursor <= after && page.ops.length === 0)) break;
   }

@@ -36,6 +36,7 @@ function depsOf(engine: Engine): SyncDeps {
     blobs: engine.blobs,
     workspaceId: engine.workspaceId,
     localModel: engine.embedder.modelId(),
+    surface: engine.surface,
   };
 }
 
@@ -137,7 +138,13 @@ export function leave(engine: Engine): { left: string | null; unsent: number } {
   const state = readState(engine.db);
   const unsent = pendingCount(engine.db);
   writeTx(engine.db, () => {
-    for (const table of ['sync_outbox', 'sync_changes', 'sync_versions', 'sync_blobs_wanted']) {
+    for (const table of [
+      'sync_outbox',
+      'sync_changes',
+      'sync_versions',
+      'sync_blobs_wanted',
+      'sync_early_decisions',
+    ]) {
       engine.db.prepare(`DELETE FROM ${table}`).run();
     }
     engine.db

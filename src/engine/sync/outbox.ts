@@ -1,8 +1,8 @@
 /**
- * The outbox. Triggers (migration 0006) record which item or edge changed, in the transaction of
- * the change. `freezeChanges` turns each recorded change into an operation: the row's synced
- * columns as they are now (plus its vector and model), a clock stamp and a fresh id, stored as
- * the exact JSON that will be sent. A frozen operation is resent byte for byte until the server
+ * The outbox. Triggers (migrations 0006 and 0009) record which item, edge or review proposal
+ * changed, in the transaction of the change. `freezeChanges` turns each recorded change into an
+ * operation: the row's synced columns as they are now (plus its vector and model), a clock stamp
+ * and a fresh id, stored as the exact JSON that will be sent. A frozen operation is resent byte for byte until the server
  * acknowledges it, so a push cut off anywhere is repeated, never duplicated (the server applies
  * each id once). A newer change to the same row replaces an older operation not yet acknowledged.
  */
@@ -12,6 +12,7 @@ import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { getRow, type ItemRow } from '../items.ts';
 import { narrowestScope } from '../scope.ts';
 import { ReplicaClock } from './clock.ts';
+import { decisionOf, getProposalRow, syncProposalOf } from './proposals.ts';
 
 export type OutboxEntry = { seq: number; opId: string; kind: string; ref: string; hlc: string; body: string };
 
@@ -88,7 +89,12 @@ export function edgeScope(db: Db, edge: Pick<EdgeRow, 'from_id' | 'to_id'>): str
   return narrowestScope([from.scope, to.scope]);
 }
 
-type Change = { kind: 'item' | 'edge'; ref: string; changed_ms: number };
+/**
+ * What a recorded change names: an item, an edge, a review proposal's creation (`proposal`) or its
+ * decision (`decide`); the last two are the proposal's id.
+ */
+export type ChangeKind = 'item' | 'edge' | 'proposal' | 'decide';
+type Change = { kind: ChangeKind; ref: string; changed_ms: number };
 
 /** Freezes every recorded change into an outbox operation. Returns how many were frozen. */
 export function freezeChanges(db: Db, now: () => number = Date.now): number {
@@ -97,10 +103,13 @@ export function freezeChanges(db: Db, now: () => number = Date.now): number {
 
 /** The same, inside a transaction the caller holds (apply runs it first). */
 export function freezeInTx(db: Db, now: () => number = Date.now): number {
-  // Items before edges: the server checks an edge against its copy of both ends, so they go first.
+  // Items, then proposals, then decisions, then edges: the server checks an edge against its copy
+  // of both ends and a decision against its proposal, and an approval's note goes before the
+  // decision that names it.
   const changes = stmt(
     db,
-    "SELECT kind, ref, changed_ms FROM sync_changes ORDER BY kind = 'edge', changed_ms, ref",
+    `SELECT kind, ref, changed_ms FROM sync_changes
+     ORDER BY CASE kind WHEN 'item' THEN 0 WHEN 'proposal' THEN 1 WHEN 'decide' THEN 2 ELSE 3 END, changed_ms, ref`,
   ).all() as Change[];
   if (changes.length === 0) return 0;
   const clock = new ReplicaClock(db, now);
@@ -129,14 +138,16 @@ export function freezeInTx(db: Db, now: () => number = Date.now): number {
   return frozen;
 }
 
-function buildOp(db: Db, c: Change, clock: ReplicaClock): { op: Op } | { refused: string } | null {
-  const id = randomUUID();
-  let candidate: unknown;
+type Candidate = { body: object } | { refused: string } | null;
+
+/** The op a change becomes (without id and hlc), null when there is nothing to send. */
+function candidateOf(db: Db, c: Change): Candidate {
   if (c.kind === 'item') {
     const row = getRow(db, c.ref);
     if (!row) return null; // deleted since (an eviction): nothing to send
-    candidate = { id, hlc: '', kind: 'item.upsert', scope: row.scope, item: syncItemOf(db, row) };
-  } else {
+    return { body: { kind: 'item.upsert', scope: row.scope, item: syncItemOf(db, row) } };
+  }
+  if (c.kind === 'edge') {
     const edge = getEdge(db, c.ref);
     if (!edge) return null;
     const scope = edgeScope(db, edge);
@@ -144,10 +155,23 @@ function buildOp(db: Db, c: Change, clock: ReplicaClock): { op: Op } | { refused
       return {
         refused: 'an end of the edge is missing here, or its two ends have scopes that cannot be compared',
       };
-    candidate = { id, hlc: '', kind: 'edge.upsert', scope, edge };
+    return { body: { kind: 'edge.upsert', scope, edge } };
   }
+  const row = getProposalRow(db, c.ref);
+  if (row?.decision !== 'review') return null; // evicted since, or a local log
+  if (c.kind === 'proposal')
+    return { body: { kind: 'proposal.upsert', scope: row.scope, proposal: syncProposalOf(db, row) } };
+  const decision = decisionOf(row);
+  return decision ? { body: decision } : null;
+}
+
+function buildOp(db: Db, c: Change, clock: ReplicaClock): { op: Op } | { refused: string } | null {
+  const candidate = candidateOf(db, c);
+  if (!candidate) return null;
+  if ('refused' in candidate) return candidate;
+  const id = randomUUID();
   const hlc = clock.stamp(c.changed_ms);
-  const parsed = OpSchema.safeParse({ ...(candidate as object), hlc });
+  const parsed = OpSchema.safeParse({ id, ...candidate.body, hlc });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { refused: `not sendable: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim() };
@@ -181,7 +205,10 @@ export function recordRefusal(db: Db, opId: string | null, kind: string, ref: st
   );
 }
 
-/** Every item and edge becomes a change to send (joining a server: the first push sends everything). */
+/**
+ * Every item, edge and review proposal becomes a change to send (joining a server: the first push
+ * sends everything). A decided review proposal is sent as made and then decided.
+ */
 export function recordAll(db: Db): void {
   stmt(
     db,
@@ -192,6 +219,18 @@ export function recordAll(db: Db): void {
     db,
     `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)
      SELECT 'edge', id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM edges`,
+  ).run();
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)
+     SELECT 'proposal', id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM proposals
+     WHERE decision = 'review' AND state IN ('pending', 'approved', 'rejected')`,
+  ).run();
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)
+     SELECT 'decide', id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM proposals
+     WHERE decision = 'review' AND state IN ('approved', 'rejected')`,
   ).run();
 }
 

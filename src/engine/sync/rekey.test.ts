@@ -112,3 +112,38 @@ describe('[C8] joining re-keys a replica that already has items', () => {
     }
   });
 });
+
+describe('[C8] joining re-keys proposals too', () => {
+  it('a proposal decided before joining names the re-keyed note, scope and users', () => {
+    const local = engine.user;
+    const note = upsertNote(engine.db, engine.workspaceId, {
+      kind: 'decision',
+      label: 'Morning deploys',
+      body: 'Deploys happen before noon.',
+      scope: `user:${local}`,
+      actor: local,
+      source: 'writeback',
+      sourceKey: 'writeback:run-1:0',
+      run: 'run-1',
+    });
+    engine.db
+      .prepare(
+        `INSERT INTO proposals (id, run_id, ordinal, user_id, kind, label, body, scope, confidence, decision, reason,
+           state, item_id, decided_by, created_at)
+         VALUES ('p1', 'run-1', 0, ?, 'decision', 'Morning deploys', 'Deploys happen before noon.', ?, 0.6, 'review',
+           'user scope', 'approved', ?, ?, 'now')`,
+      )
+      .run(local, `user:${local}`, note.id, local);
+    writeTx(engine.db, () =>
+      rekeyReplica(engine.db, { workspaceId: 'server-ws', fromUser: local, toUser: 'alice' }),
+    );
+    expect(
+      engine.db.prepare('SELECT item_id, scope, user_id, decided_by FROM proposals WHERE id = ?').get('p1'),
+    ).toEqual({
+      item_id: itemId('server-ws', 'note', 'writeback:run-1:0'),
+      scope: 'user:alice',
+      user_id: 'alice',
+      decided_by: 'alice',
+    });
+  });
+});

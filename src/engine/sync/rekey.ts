@@ -3,8 +3,9 @@
  * and the source key (DESIGN.md section 3); a replica made its own workspace on first launch, so
  * its items get the ids the server workspace gives the same source keys: two devices that added
  * the same file then hold the same item. Everything that names an item follows (file_id,
- * superseded_by, edges and their ids, jobs), and the local user's own scope, rows and origins
- * become the server user's: the local acting user becomes that user. Rowids do not change, so the
+ * superseded_by, edges and their ids, jobs, the notes approved proposals wrote), and the local
+ * user's own scope, rows and origins (proposals they ran or decided too) become the server
+ * user's: the local acting user becomes that user. Rowids do not change, so the
  * FTS and vector rows stay attached. History (telemetry, chat citations) keeps the old ids.
  */
 import { createHash } from 'node:crypto';
@@ -104,10 +105,45 @@ export function rekeyReplica(
   }
   const updateJob = stmt(db, 'UPDATE jobs SET item_id = ? WHERE item_id = ?');
   for (const [oldId, id] of newId) updateJob.run(id, oldId);
+  rekeyProposals(db, mapId, userScope, actor);
   if (renameUser) renameLocalUser(db, target.fromUser, target.toUser);
   stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
   stmt(db, "UPDATE meta SET value = ? WHERE key = 'workspace_id'").run(target.workspaceId);
   return { items: items.length, edges: edges.length };
+}
+
+type ProposalKeys = {
+  id: string;
+  item_id: string | null;
+  scope: string;
+  user_id: string | null;
+  decided_by: string | null;
+};
+
+/** Proposals name a note, a scope and users: they follow the items and the user (they sync too). */
+function rekeyProposals(
+  db: Db,
+  mapId: (id: string | null) => string | null,
+  userScope: (s: string) => string,
+  actor: (a: string) => string,
+): void {
+  const rows = stmt(
+    db,
+    'SELECT id, item_id, scope, user_id, decided_by FROM proposals',
+  ).all() as ProposalKeys[];
+  const update = stmt(
+    db,
+    'UPDATE proposals SET item_id = ?, scope = ?, user_id = ?, decided_by = ? WHERE id = ?',
+  );
+  for (const p of rows) {
+    update.run(
+      mapId(p.item_id),
+      userScope(p.scope),
+      p.user_id === null ? null : actor(p.user_id),
+      p.decided_by === null ? null : actor(p.decided_by),
+      p.id,
+    );
+  }
 }
 
 /** Edge ids derive from their ends (and, for mentions, where the mention is): recompute them the same way. */

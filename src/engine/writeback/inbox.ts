@@ -10,7 +10,9 @@
  * Approval writes a note at the stored scope (upsertNote), with origin actor = the approver,
  * source = writeback, run = the run the proposal came from, so the note traces back to the run.
  * The note's source key is the proposal's, so approving twice cannot make two notes. While
- * connected, the note syncs like any item (the sync triggers record it).
+ * connected, the note syncs like any item (the sync triggers record it), and so do review
+ * proposals and their decisions (src/engine/sync): a proposal pulled from another replica carries
+ * the run it came from (`run_info`), shown when this replica does not hold the run itself.
  */
 import type { InboxView, ProposalView } from '../../shared/api/writeback-types.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -48,7 +50,34 @@ type Row = {
   r_user: string | null;
   r_ended: string | null;
   r_work: string | null;
+  run_info: string | null;
 };
+
+/** The run as it arrived with a pulled proposal (sync), when the `runs` row is on another replica. */
+type RunInfo = { agent: string; status: string; user: string; ended_at: string; work_products: string };
+
+function runView(r: Row): ProposalView['run'] {
+  if (r.r_agent !== null) {
+    return {
+      id: r.run_id,
+      agent: r.r_agent,
+      status: r.r_status ?? '',
+      user: r.r_user ?? '',
+      endedAt: r.r_ended ?? '',
+      excerpt: excerpt(r.r_work ?? '', r.body),
+    };
+  }
+  if (!r.run_info) return null;
+  const run = JSON.parse(r.run_info) as RunInfo;
+  return {
+    id: r.run_id,
+    agent: run.agent,
+    status: run.status,
+    user: run.user,
+    endedAt: run.ended_at,
+    excerpt: excerpt(run.work_products, r.body),
+  };
+}
 
 const EXCERPT_CHARS = 600;
 
@@ -102,17 +131,7 @@ function toView(db: Db, user: string, r: Row): ProposalView {
     rejectReason: r.reject_reason,
     createdAt: r.created_at,
     canDecide: r.state === 'pending' && canDecide(db, user, r.scope),
-    run:
-      r.r_agent !== null
-        ? {
-            id: r.run_id,
-            agent: r.r_agent,
-            status: r.r_status ?? '',
-            user: r.r_user ?? '',
-            endedAt: r.r_ended ?? '',
-            excerpt: excerpt(r.r_work ?? '', r.body),
-          }
-        : null,
+    run: runView(r),
   };
 }
 

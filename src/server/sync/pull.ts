@@ -1,5 +1,6 @@
 /**
- * Pull: a page of what the device should apply next, rules [S10]–[S14] in docs/SYNC_SPEC.md.
+ * Pull: a page of what the device should apply next, rules [S10]–[S14], [S19] and, for review
+ * proposals, [S22] in docs/SYNC_SPEC.md.
  *
  * Visibility is decided against the *current* state: an item is visible when its current scope is
  * one the user sees; an edge when its own scope and both ends are; an op when its scope is
@@ -20,6 +21,11 @@
  * that never committed a page) undoes it only when it repeats the page's `after` and the page
  * moved the cursor, the one case where the page certainly was not applied; otherwise it counts
  * as acknowledged, as before (undoing there would send a backfill page again and again).
+ *
+ * Proposals are held like items (by their id, once their creation was delivered): a held proposal
+ * whose scope the user no longer sees is evicted, and a visible one the device does not hold is
+ * backfilled as a unit, its creation and (when it is at or before the cursor) its decision, never
+ * split across pages, so a decision is never left behind the cursor.
  */
 import { randomUUID } from 'node:crypto';
 import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '../../shared/sync/protocol.ts';
@@ -36,7 +42,10 @@ const EVICT_SQL = `
   SELECT h.entity_id AS id FROM device_holdings h JOIN edges e ON e.id = h.entity_id
     JOIN items a ON a.id = e.from_id JOIN items b ON b.id = e.to_id
   WHERE h.device_id = $1
-    AND NOT (e.scope = ANY($2::text[]) AND a.scope = ANY($2::text[]) AND b.scope = ANY($2::text[]))`;
+    AND NOT (e.scope = ANY($2::text[]) AND a.scope = ANY($2::text[]) AND b.scope = ANY($2::text[]))
+  UNION ALL
+  SELECT h.entity_id AS id FROM device_holdings h JOIN proposals p ON p.id = h.entity_id
+  WHERE h.device_id = $1 AND NOT (p.scope = ANY($2::text[]))`;
 
 const BACKFILL_SQL = `
   SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM items i JOIN ops o ON o.seq = i.seq
@@ -49,6 +58,16 @@ const BACKFILL_SQL = `
     AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = e.id)
   ORDER BY seq LIMIT $4`;
 
+/** Visible proposals the device does not hold, created at or before the cursor, oldest first. */
+const PROPOSAL_BACKFILL_SQL = `
+  SELECT p.id, p.created_seq, p.decided_seq FROM proposals p
+  WHERE p.scope = ANY($2::text[]) AND p.created_seq <= $3
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = p.id)
+  ORDER BY p.created_seq LIMIT $4`;
+
+const OPS_BY_SEQ_SQL = `
+  SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM ops o WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq`;
+
 const WINDOW_SQL = `
   SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM ops o
     LEFT JOIN items i ON o.kind = 'item.upsert' AND i.id = o.entity_id
@@ -59,7 +78,7 @@ const WINDOW_SQL = `
     AND ((o.kind = 'item.upsert' AND i.scope = ANY($3::text[]))
       OR (o.kind = 'edge.upsert' AND e.scope = ANY($3::text[]) AND a.scope = ANY($3::text[])
           AND b.scope = ANY($3::text[]))
-      OR o.kind NOT IN ('item.upsert', 'edge.upsert'))
+      OR o.kind IN ('proposal.upsert', 'proposal.decide'))
   ORDER BY o.seq LIMIT $4`;
 
 function toPulled(r: OpRow): PulledOp {
@@ -78,13 +97,38 @@ async function evict(tx: Queryable, deviceId: string, visible: string[]): Promis
   return ids;
 }
 
-/** Holds the items and edges of `rows`; returns the ids the device did not hold before. */
+/**
+ * Proposal units to backfill within `room` ops: each unit is a creation and, when it is at or
+ * before `upTo`, its decision (a later decision comes in the window). `more` when some did not fit.
+ */
+async function backfillProposals(
+  tx: Queryable,
+  deviceId: string,
+  visible: string[],
+  upTo: number,
+  room: number,
+): Promise<{ rows: OpRow[]; more: boolean }> {
+  const units = Math.floor(room / 2);
+  const picked = await tx.query<{
+    id: string;
+    created_seq: number | string;
+    decided_seq: number | string | null;
+  }>(PROPOSAL_BACKFILL_SQL, [deviceId, visible, upTo, units + 1]);
+  const more = picked.length > units;
+  const seqs: number[] = [];
+  for (const p of picked.slice(0, units)) {
+    seqs.push(Number(p.created_seq));
+    if (p.decided_seq !== null && Number(p.decided_seq) <= upTo) seqs.push(Number(p.decided_seq));
+  }
+  const rows = seqs.length > 0 ? await tx.query<OpRow>(OPS_BY_SEQ_SQL, [seqs]) : [];
+  return { rows, more };
+}
+
+const HELD_KINDS = new Set(['item.upsert', 'edge.upsert', 'proposal.upsert', 'proposal.decide']);
+
+/** Holds the items, edges and proposals of `rows`; returns the ids the device did not hold before. */
 async function hold(tx: Queryable, deviceId: string, rows: readonly OpRow[]): Promise<string[]> {
-  const ids = [
-    ...new Set(
-      rows.filter((r) => r.kind === 'item.upsert' || r.kind === 'edge.upsert').map((r) => r.entity_id ?? ''),
-    ),
-  ];
+  const ids = [...new Set(rows.filter((r) => HELD_KINDS.has(r.kind)).map((r) => r.entity_id ?? ''))];
   if (ids.length === 0) return [];
   const added = await tx.query<{ entity_id: string }>(
     `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
@@ -157,15 +201,16 @@ export async function pullOps(
     await settlePending(tx, actor.deviceId, after, ack);
     const visible = await visibleScopes(tx, actor.user);
     const evicted = await evict(tx, actor.deviceId, visible);
-    const backfill = await tx.query<OpRow>(BACKFILL_SQL, [
-      actor.deviceId,
-      visible,
-      Math.min(after, last),
-      max,
-    ]);
+    const upTo = Math.min(after, last);
+    let backfill = await tx.query<OpRow>(BACKFILL_SQL, [actor.deviceId, visible, upTo, max]);
+    let more = backfill.length === max;
+    if (!more) {
+      const proposals = await backfillProposals(tx, actor.deviceId, visible, upTo, max - backfill.length);
+      backfill = [...backfill, ...proposals.rows].sort((x, y) => Number(x.seq) - Number(y.seq));
+      more = proposals.more;
+    }
     let rows = backfill;
     let cursor = after;
-    let more = backfill.length === max;
     if (!more && after < last) {
       const room = max - backfill.length;
       const window = await tx.query<OpRow>(WINDOW_SQL, [after, last, visible, room]);

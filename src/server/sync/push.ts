@@ -1,8 +1,9 @@
 /**
- * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9] in
- * docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
- * counter, so sequence numbers are assigned (and become visible) in commit order even with
- * several server processes on one PostgreSQL: a puller never skips a number that commits later.
+ * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9] and, for
+ * review proposals, [S20]–[S21] in docs/SYNC_SPEC.md. The whole batch runs in one transaction
+ * that first locks the sequence counter, so sequence numbers are assigned (and become visible) in
+ * commit order even with several server processes on one PostgreSQL: a puller never skips a
+ * number that commits later.
  */
 import type { Op, PushResponse } from '../../shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
@@ -15,9 +16,12 @@ import {
   type ItemState,
   loadEdges,
   loadItems,
+  loadProposals,
   mergeState,
+  type ProposalState,
   saveEdges,
   saveItems,
+  saveProposals,
 } from './state.ts';
 
 type Prepared = { op: Op; body: string; hash: string };
@@ -34,6 +38,10 @@ type Batch = {
   edges: Map<string, EdgeState>;
   /** States this batch wrote, by op id, to receive their sequence numbers. */
   written: Map<string, ItemState | EdgeState>;
+  proposals: Map<string, ProposalState>;
+  /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
+  proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
+  at: string;
 };
 
 export const REPLAYED = 'replayed id with a different body';
@@ -41,6 +49,7 @@ export const REPLAYED = 'replayed id with a different body';
 function entityOf(op: Op): string {
   if (op.kind === 'item.upsert') return op.item.id;
   if (op.kind === 'edge.upsert') return op.edge.id;
+  if (op.kind === 'proposal.upsert') return op.proposal.id;
   return op.proposalId;
 }
 
@@ -86,13 +95,77 @@ function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string |
   return null;
 }
 
+/** [S20] A proposal is created once, in a scope its creator may write, by the op of that scope. */
+function checkProposalCreate(b: Batch, op: Extract<Op, { kind: 'proposal.upsert' }>): string | null {
+  const p = op.proposal;
+  if (p.scope !== op.scope) return `op scope ${op.scope} differs from the proposal's scope ${p.scope}`;
+  if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
+  if (b.proposals.has(p.id)) return `proposal ${p.id} already exists`;
+  const state: ProposalState = {
+    id: p.id,
+    scope: p.scope,
+    state: 'pending',
+    createdBy: b.actor.user,
+    createdSeq: 0,
+    decidedBy: null,
+    decidedAt: null,
+    decidedSeq: null,
+  };
+  b.proposals.set(p.id, state);
+  b.proposalWrites.set(op.id, { state, field: 'createdSeq' });
+  return null;
+}
+
+/** Who may decide a proposal of `scope` (DESIGN.md section 8), or why not. */
+function deciderRefusal(actor: Actor, scope: string): string | null {
+  if (scope.startsWith('user:')) {
+    const owner = scope.slice('user:'.length);
+    return owner === actor.user ? null : `only ${owner} can decide a proposal in their own user scope`;
+  }
+  return actor.isAdmin ? null : `only a workspace admin can decide ${scope} proposals`;
+}
+
+/** [S21] The first decision of a visible proposal, by someone entitled to it; later ones are refused. */
+function checkProposalDecide(b: Batch, op: Extract<Op, { kind: 'proposal.decide' }>): string | null {
+  const current = b.proposals.get(op.proposalId);
+  // A proposal the actor cannot see is reported exactly like a missing one: no existence oracle.
+  if (!current || !b.visible.has(current.scope)) return `proposal ${op.proposalId} not found`;
+  if (op.scope !== current.scope)
+    return `op scope ${op.scope} differs from the proposal's scope ${current.scope}`;
+  const notAllowed = deciderRefusal(b.actor, current.scope);
+  if (notAllowed) return notAllowed;
+  if (current.state !== 'pending')
+    return `proposal ${op.proposalId} was already ${current.state} by ${current.decidedBy ?? 'someone'}`;
+  if (op.decision === 'approved' && op.itemId === null) return 'an approval names the note it wrote (itemId)';
+  if (op.decision === 'rejected' && op.itemId !== null)
+    return 'a rejection writes no note (itemId must be null)';
+  if (op.decision === 'rejected' && !op.reason?.trim()) return 'a rejection says why (reason)';
+  current.state = op.decision;
+  current.decidedBy = b.actor.user;
+  current.decidedAt = b.at;
+  b.proposalWrites.set(op.id, { state: current, field: 'decidedSeq' });
+  return null;
+}
+
 function check(b: Batch, op: Op): string | null {
   if (op.kind === 'item.upsert') return checkItem(b, op);
   if (op.kind === 'edge.upsert') return checkEdge(b, op);
-  return b.visible.has(op.scope) ? null : `${b.actor.user} cannot write in scope ${op.scope}`;
+  if (op.kind === 'proposal.upsert') return checkProposalCreate(b, op);
+  return checkProposalDecide(b, op);
 }
 
-/** Decides every op: edges last, so an edge may arrive in the same batch as its ends. */
+/** The order ops are checked in: an edge after its ends, a decision after its proposal's creation. */
+const CHECK_ORDER: Record<Op['kind'], number> = {
+  'item.upsert': 0,
+  'proposal.upsert': 0,
+  'proposal.decide': 1,
+  'edge.upsert': 2,
+};
+
+/**
+ * Decides every op: decisions after creations (a replica that was offline sends both in one
+ * batch) and edges last, so an edge may arrive in the same batch as its ends.
+ */
 function decide(
   b: Batch,
   batch: readonly Prepared[],
@@ -114,8 +187,9 @@ function decide(
       pending.push(i);
     }
   });
-  const order = [...pending.filter((i) => batch[i]?.op.kind !== 'edge.upsert')];
-  order.push(...pending.filter((i) => batch[i]?.op.kind === 'edge.upsert'));
+  // A stable sort: within one kind, batch order.
+  const rank = (i: number) => CHECK_ORDER[(batch[i] as Prepared).op.kind];
+  const order = [...pending].sort((x, y) => rank(x) - rank(y));
   for (const i of order) {
     const reason = check(b, (batch[i] as Prepared).op);
     outcomes[i] = reason === null ? { status: 'new', seq: 0 } : refused(reason);
@@ -157,10 +231,13 @@ function prepare(ops: readonly Op[]): Prepared[] {
   });
 }
 
-async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[]): Promise<Batch> {
+async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], at: string): Promise<Batch> {
   const itemIds = new Set<string>();
   const edgeIds = new Set<string>();
+  const proposalIds = new Set<string>();
   for (const op of ops) {
+    if (op.kind === 'proposal.upsert') proposalIds.add(op.proposal.id);
+    if (op.kind === 'proposal.decide') proposalIds.add(op.proposalId);
     if (op.kind === 'item.upsert') itemIds.add(op.item.id);
     if (op.kind === 'edge.upsert') {
       edgeIds.add(op.edge.id);
@@ -174,7 +251,31 @@ async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[]): Promi
     items: await loadItems(tx, [...itemIds]),
     edges: await loadEdges(tx, [...edgeIds]),
     written: new Map(),
+    proposals: await loadProposals(tx, [...proposalIds]),
+    proposalWrites: new Map(),
+    at,
   };
+}
+
+/** [S9] Every decision is in the audit log, with the decider and what they decided. */
+async function auditDecisions(tx: Queryable, b: Batch, accepted: readonly Prepared[]) {
+  for (const { op } of accepted) {
+    if (op.kind !== 'proposal.decide') continue;
+    await audit(tx, {
+      at: b.at,
+      actor: b.actor.user,
+      action: 'proposal.decide',
+      subject: op.proposalId,
+      details: {
+        scope: op.scope,
+        decision: op.decision,
+        edited: op.edited,
+        item: op.itemId,
+        reason: op.reason,
+        op: op.id,
+      },
+    });
+  }
 }
 
 async function auditScopeChanges(tx: Queryable, before: Map<string, ItemState>, after: Batch, at: string) {
@@ -205,7 +306,7 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
       [batch.map((p) => p.op.id)],
     );
     const known = new Map(knownRows.map((r) => [r.id, { hash: r.body_hash, seq: Number(r.seq) }]));
-    const b = await loadBatch(tx, actor, ops);
+    const b = await loadBatch(tx, actor, ops, at);
     const itemsBefore = new Map(b.items);
     const outcomes = decide(b, batch, known);
     const inserts: { p: Prepared; seq: number }[] = [];
@@ -216,6 +317,8 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
       inserts.push({ p, seq: o.seq });
       const state = b.written.get(p.op.id);
       if (state) state.seq = o.seq;
+      const proposal = b.proposalWrites.get(p.op.id);
+      if (proposal) proposal.state[proposal.field] = o.seq;
     });
     if (inserts.length > 0) {
       await insertOps(tx, actor, inserts, at);
@@ -223,7 +326,13 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
       const wonEdges = [...b.edges.values()].filter((s) => b.written.get(s.opId) === s);
       await saveItems(tx, wonItems);
       await saveEdges(tx, wonEdges);
+      await saveProposals(tx, [...new Set([...b.proposalWrites.values()].map((w) => w.state))]);
       await auditScopeChanges(tx, itemsBefore, b, at);
+      await auditDecisions(
+        tx,
+        b,
+        inserts.map((r) => r.p),
+      );
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
     }
     return respond(batch, outcomes);

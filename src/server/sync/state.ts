@@ -118,3 +118,78 @@ export async function saveEdges(tx: Queryable, edges: readonly EdgeState[]): Pro
     ],
   );
 }
+
+/**
+ * A proposal's state ([S20], [S21]): created once, decided once; its scope never changes. The
+ * seqs are those of its create and decide ops (0 until the push that makes them numbers them).
+ */
+export type ProposalState = {
+  id: string;
+  scope: string;
+  state: 'pending' | 'approved' | 'rejected';
+  createdBy: string;
+  createdSeq: number;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  decidedSeq: number | null;
+};
+
+type ProposalRow = {
+  id: string;
+  scope: string;
+  state: ProposalState['state'];
+  created_by: string;
+  created_seq: number | string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decided_seq: number | string | null;
+};
+
+export async function loadProposals(
+  tx: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, ProposalState>> {
+  const map = new Map<string, ProposalState>();
+  if (ids.length === 0) return map;
+  const rows = await tx.query<ProposalRow>(
+    `SELECT id, scope, state, created_by, created_seq, decided_by, decided_at, decided_seq
+     FROM proposals WHERE id = ANY($1::text[]) FOR UPDATE`,
+    [ids],
+  );
+  for (const r of rows) {
+    map.set(r.id, {
+      id: r.id,
+      scope: r.scope,
+      state: r.state,
+      createdBy: r.created_by,
+      createdSeq: Number(r.created_seq),
+      decidedBy: r.decided_by,
+      decidedAt: r.decided_at,
+      decidedSeq: r.decided_seq === null ? null : Number(r.decided_seq),
+    });
+  }
+  return map;
+}
+
+/** Writes the proposals a push created or decided (the push holds the sequence lock: no races). */
+export async function saveProposals(tx: Queryable, proposals: readonly ProposalState[]): Promise<void> {
+  if (proposals.length === 0) return;
+  await tx.query(
+    `INSERT INTO proposals (id, scope, state, created_by, created_seq, decided_by, decided_at, decided_seq)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+       $8::bigint[])
+     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, decided_by = EXCLUDED.decided_by,
+       decided_at = EXCLUDED.decided_at, decided_seq = EXCLUDED.decided_seq
+     WHERE proposals.state = 'pending'`,
+    [
+      proposals.map((p) => p.id),
+      proposals.map((p) => p.scope),
+      proposals.map((p) => p.state),
+      proposals.map((p) => p.createdBy),
+      proposals.map((p) => p.createdSeq),
+      proposals.map((p) => p.decidedBy),
+      proposals.map((p) => p.decidedAt),
+      proposals.map((p) => p.decidedSeq),
+    ],
+  );
+}

@@ -10,6 +10,8 @@ export const PUSH_MAX_OPS = 500;
 export const PUSH_MAX_BYTES = 8 * 1024 * 1024;
 export const PULL_MAX_OPS = 1000;
 export const BLOB_MAX_BYTES = 100 * 1024 * 1024;
+/** A run's work products travel with its proposals, capped like the write-back pass caps them. */
+export const RUN_WORK_MAX_CHARS = 8000;
 
 /** Hybrid logical clock: `<ms since epoch, 13 digits>-<counter, 6 digits>-<node id>`; compares as a string. */
 export const HlcSchema = z.string().regex(/^\d{13}-\d{6}-[A-Za-z0-9_-]{1,40}$/);
@@ -71,24 +73,76 @@ export const SyncEdgeSchema = z
   .strict();
 export type SyncEdge = z.infer<typeof SyncEdgeSchema>;
 
+/** Proposals are named by the uuid the write-back pass gave them on the replica where the run ended. */
+export const ProposalIdSchema = z.string().uuid();
+
+/**
+ * A proposal the gate sent to review, as it travels: the synced columns of `proposals` as they
+ * were when it was made (always pending), and the run it came from, so a replica that does not
+ * hold the run still shows the same card (who ran what, and an excerpt of the work products).
+ * Skipped proposals and those written straight in are local logs and never travel.
+ */
+export const SyncProposalSchema = z
+  .object({
+    id: ProposalIdSchema,
+    run_id: z.string().min(1).max(500),
+    ordinal: z.number().int().nonnegative(),
+    user_id: z.string().max(200).nullable(),
+    kind: z.string().max(100),
+    label: z.string().max(2000),
+    body: z.string().max(200_000),
+    scope,
+    confidence: z.number(),
+    sensitive: z.union([z.literal(0), z.literal(1)]),
+    sensitive_reason: z.string().max(2000).nullable(),
+    /** What the sensitive-data detector found, as the JSON text the replica stores. */
+    detected: z.string().max(20_000),
+    decision: z.literal('review'),
+    reason: z.string().max(2000),
+    created_at: z.string().max(40),
+    run: z
+      .object({
+        agent: z.string().max(200),
+        status: z.string().max(40),
+        user: z.string().max(200),
+        ended_at: z.string().max(40),
+        work_products: z.string().max(RUN_WORK_MAX_CHARS),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type SyncProposal = z.infer<typeof SyncProposalSchema>;
+export type SyncProposalRun = NonNullable<SyncProposal['run']>;
+
 const base = { id: z.string().uuid(), hlc: HlcSchema };
 
 /**
  * One operation. `scope` is the scope it writes in: an item's scope; for an edge, the narrowest
  * scope of its two ends (the client computes it, the server checks it against its own copy of
- * the ends). Upserts carry the whole new state (last writer wins per item by hlc).
+ * the ends); for a proposal, its scope. Upserts carry the whole new state (last writer wins per
+ * item by hlc). A proposal is created once (`proposal.upsert`) and decided once
+ * (`proposal.decide`): the server accepts the first decision and refuses any later one ([S21]).
+ * A decision carries what the deciding replica did: the final label and body (an edited approval
+ * keeps the edit), the note it wrote (`itemId`, null for a rejection) and the reason of a rejection.
  */
 export const OpSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('item.upsert'), scope, item: SyncItemSchema }).strict(),
   z.object({ ...base, kind: z.literal('edge.upsert'), scope, edge: SyncEdgeSchema }).strict(),
+  z.object({ ...base, kind: z.literal('proposal.upsert'), scope, proposal: SyncProposalSchema }).strict(),
   z
     .object({
       ...base,
       kind: z.literal('proposal.decide'),
       scope,
-      proposalId: z.string().max(100),
+      proposalId: ProposalIdSchema,
       decision: z.enum(['approved', 'rejected']),
       reason: z.string().max(2000).nullable(),
+      label: z.string().max(2000),
+      body: z.string().max(200_000),
+      edited: z.boolean(),
+      itemId: itemId.nullable(),
+      decidedAt: z.string().max(40),
     })
     .strict(),
 ]);
@@ -105,7 +159,8 @@ export type PushResponse = {
  * Pull: operations after `after` (a server sequence number), only those the user may see, in
  * order. `evict` lists items the user can no longer see (their scope narrowed, the user left a
  * team, …): the replica deletes them. `cursor` is what to send as `after` next time.
- * `evict` may also hold edge ids (`g_…`); a replica deletes the edges of evicted items too.
+ * `evict` may also hold edge ids (`g_…`); a replica deletes the edges of evicted items too. It
+ * may also hold proposal ids (uuids): the proposal left the user's scopes ([S22]).
  * A page may start with ops whose `seq` is <= `after`: the current state of items the device
  * did not receive before but may see now (it joined a team); apply them like any op (by hlc).
  * `page` names this answer: once the replica has committed the page, it sends that id as
@@ -114,6 +169,12 @@ export type PushResponse = {
  * backfill are sent again ([S19]).
  */
 export type PulledOp = { seq: number; actor: string; op: Op };
+
+/** What an id in `evict` names: an edge (`g_…`), a proposal (a uuid) or else an item. */
+export function evictedKind(id: string): 'item' | 'edge' | 'proposal' {
+  if (id.startsWith('g_')) return 'edge';
+  return ProposalIdSchema.safeParse(id).success ? 'proposal' : 'item';
+}
 export type PullResponse = { ops: PulledOp[]; evict: string[]; cursor: number; more: boolean; page: string };
 
 export const RedeemRequestSchema = z

@@ -6,7 +6,7 @@
  * it until the server acknowledges it; sync_versions keeps the winning (hlc, op id) per item
  * and edge for last-writer-wins. Tokens are never stored here (a 0600 file in the workspace).
  */
-const itemCols = [
+export const itemCols = [
   'id',
   'storage_kind',
   'kind',
@@ -36,7 +36,7 @@ const itemCols = [
   'updated_at',
   'version',
 ];
-const edgeCols = [
+export const edgeCols = [
   'id',
   'type',
   'from_id',
@@ -49,11 +49,11 @@ const edgeCols = [
   'retired_at',
 ];
 
-const changed = (cols: string[]) => cols.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
-const recording = `(SELECT server FROM sync_state WHERE id = 1) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sync_applying)`;
+export const changed = (cols: string[]) => cols.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+export const recording = `(SELECT server FROM sync_state WHERE id = 1) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sync_applying)`;
 // Delete then insert, not INSERT OR REPLACE: an outer statement's conflict policy (an upsert, an
 // INSERT OR IGNORE) overrides the one written inside a trigger.
-const record = (kind: string) =>
+export const record = (kind: string) =>
   `DELETE FROM sync_changes WHERE kind = '${kind}' AND ref = NEW.id;
    INSERT INTO sync_changes (kind, ref, changed_ms) VALUES ('${kind}', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));`;
 

@@ -7,6 +7,7 @@ import { sql as app } from './0005-app.ts';
 import { sql as sync } from './0006-sync.ts';
 import { sql as writeback } from './0007-writeback.ts';
 import { sql as pullAck } from './0008-pull-ack.ts';
+import { sql as proposalSync } from './0009-proposal-sync.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0006-sync', sql: sync },
   { id: '0007-writeback', sql: writeback },
   { id: '0008-pull-ack', sql: pullAck },
+  { id: '0009-proposal-sync', sql: proposalSync },
 ];

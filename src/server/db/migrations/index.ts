@@ -1,7 +1,8 @@
 /** Every server migration, in order. Add new files here; never edit or reorder shipped ones. */
 import { migration as m0001 } from './0001-initial.ts';
 import { migration as m0002 } from './0002-pull-pages.ts';
+import { migration as m0003 } from './0003-proposals.ts';
 
 export type Migration = { id: string; sql: string };
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003];
