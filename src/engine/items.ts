@@ -74,23 +74,27 @@ type FtsRow = Pick<ItemRow, 'rowid' | 'label' | 'body'>;
  */
 export class FtsBatch {
   private readonly removed: FtsRow[] = [];
-  private readonly added: FtsRow[] = [];
+  private readonly added = new Map<number, FtsRow>();
 
-  /** `row` must hold the values the index holds now (taken before the row is updated). */
+  /**
+   * `row` must hold the values the index holds for it (taken before the row is updated). A row
+   * added in this batch and not applied yet is simply not added: the index never held it.
+   */
   remove(row: FtsRow): void {
+    if (this.added.delete(row.rowid)) return;
     this.removed.push({ rowid: row.rowid, label: row.label, body: row.body });
   }
 
   add(row: FtsRow): void {
-    this.added.push({ rowid: row.rowid, label: row.label, body: row.body });
+    this.added.set(row.rowid, { rowid: row.rowid, label: row.label, body: row.body });
   }
 
   /** Removals first, so a row updated in place is taken out with its old text, then put back. */
   apply(db: Db): void {
     for (const row of this.removed) ftsDelete(db, row);
-    for (const row of this.added) ftsInsert(db, row);
+    for (const row of this.added.values()) ftsInsert(db, row);
     this.removed.length = 0;
-    this.added.length = 0;
+    this.added.clear();
   }
 }
 

@@ -147,6 +147,30 @@ describe('[C4] last writer wins, symmetric', () => {
     expect(checkIndexes(r.db)).toEqual([]);
     expect(getRow(r.db, ID)?.body).toBe('back word3');
   });
+
+  it('[C5] one page that writes, retires, revives and evicts items keeps the search index in step', () => {
+    const r = replica('page');
+    const other = 'n_00000000000000000002';
+    const gone = 'n_00000000000000000003';
+    apply(r, [upsert(item(ID, 'first word1'), H(500))]);
+    const result = apply(
+      r,
+      [
+        upsert(item(ID, 'second word2'), H(1000)),
+        upsert(item(other, 'other word5'), H(1100)),
+        upsert(item(ID, 'retired word3', { retired_at: '2026-02-01T00:00:00Z' }), H(2000)),
+        upsert(item(gone, 'evicted word6'), H(2100)),
+        upsert(item(ID, 'revived word4'), H(3000)),
+      ],
+      [gone],
+    );
+    expect(result).toMatchObject({ applied: 5, evicted: 1 });
+    expect(checkIndexes(r.db)).toEqual([]);
+    const match = (q: string) =>
+      (r.db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ?').all(q) as unknown[]).length;
+    expect([match('word1'), match('word2'), match('word3'), match('word4')]).toEqual([0, 0, 0, 1]);
+    expect([match('word5'), match('word6')]).toEqual([1, 0]);
+  });
 });
 
 describe('[C2] outbox', () => {

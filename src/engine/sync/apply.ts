@@ -16,7 +16,7 @@ import {
   type SyncItem,
 } from '../../shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
+import { FtsBatch, ftsDelete, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
 import type { Surface } from '../telemetry.ts';
 import { applyProposalCreate, applyProposalDecision, evictProposal } from './apply-proposals.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';
@@ -57,13 +57,18 @@ export function applyPage(
   try {
     const clock = new ReplicaClock(db);
     const result: ApplyResult = { applied: 0, skipped: 0, evicted: 0, proposals: 0 };
+    // Full-text changes of the page's items are applied together (see FtsBatch), before anything
+    // that reads or changes the full-text index directly (a decision's note, an eviction).
+    const fts = new FtsBatch();
     for (const pulled of page.ops) {
       clock.observe(pulled.op.hlc);
-      const changed = applyOp(ctx, pulled.op, pulled.actor);
+      if (pulled.op.kind.startsWith('proposal.')) fts.apply(db);
+      const changed = applyOp(ctx, pulled.op, pulled.actor, fts);
       if (changed) result.applied += 1;
       else result.skipped += 1;
       if (changed && pulled.op.kind.startsWith('proposal.')) result.proposals += 1;
     }
+    fts.apply(db);
     for (const id of page.evict) {
       const kind = evictedKind(id);
       const gone =
@@ -84,7 +89,7 @@ export function applyPage(
 }
 
 /** One operation, pushed by `actor` (as the server names them); true when it won and changed the replica. */
-export function applyOp(ctx: ApplyContext, op: Op, actor: string): boolean {
+export function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch): boolean {
   const proposals = { db: ctx.db, workspaceId: ctx.workspaceId, surface: ctx.surface ?? 'cli' };
   if (op.kind === 'proposal.upsert') return applyProposalCreate(proposals, op);
   if (op.kind === 'proposal.decide') return applyProposalDecision(proposals, op, actor);
@@ -92,7 +97,7 @@ export function applyOp(ctx: ApplyContext, op: Op, actor: string): boolean {
   const ref = op.kind === 'item.upsert' ? op.item.id : op.edge.id;
   const held = getVersion(ctx.db, kind, ref);
   if (held && compareVersions(held, { hlc: op.hlc, opId: op.id }) >= 0) return false;
-  if (op.kind === 'item.upsert') writeItem(ctx, op.item);
+  if (op.kind === 'item.upsert') writeItem(ctx, op.item, fts);
   else writeEdge(ctx.db, op.edge);
   setVersion(ctx.db, kind, ref, op.hlc, op.id);
   // A local operation not yet sent lost to this one everywhere: it need not travel.
@@ -100,12 +105,12 @@ export function applyOp(ctx: ApplyContext, op: Op, actor: string): boolean {
   return true;
 }
 
-function writeItem(ctx: ApplyContext, item: SyncItem): void {
+function writeItem(ctx: ApplyContext, item: SyncItem, fts: FtsBatch): void {
   const { db } = ctx;
   const prev = getRow(db, item.id);
   const values = ITEM_SET.map((c) => item[c]);
   if (prev) {
-    if (isSearchable(prev)) ftsDelete(db, prev);
+    if (isSearchable(prev)) fts.remove(prev);
     stmt(
       db,
       `UPDATE items SET ${ITEM_SET.map((c) => `${c} = ?`).join(', ')}, workspace_id = ?, index_error = NULL
@@ -118,7 +123,7 @@ function writeItem(ctx: ApplyContext, item: SyncItem): void {
     ).run(item.id, ctx.workspaceId, ...values);
   }
   const row = getRow(db, item.id) as ItemRow;
-  if (isSearchable(row)) ftsInsert(db, row);
+  if (isSearchable(row)) fts.add(row);
   writeVector(ctx, prev, row, item.vector);
   if (item.blob && item.storage_kind === 'file' && ctx.hasBlob && !ctx.hasBlob(item.blob)) {
     stmt(db, 'INSERT OR IGNORE INTO sync_blobs_wanted (hash) VALUES (?)').run(item.blob);
