@@ -36,7 +36,7 @@ export function registerSync(program: Command): void {
         const r = await syncNow(engine);
         if (opts.json) return printJson(r);
         print(
-          `${r.pushed} pushed${r.refused ? ` (${r.refused} refused)` : ''}, ${r.pulled} pulled${r.evicted ? `, ${r.evicted} removed` : ''}, ${r.pending} pending, cursor ${r.cursor}`,
+          `${r.pushed} pushed${r.refused ? ` (${r.refused} refused)` : ''}, ${r.pulled} pulled${r.evicted ? `, ${r.evicted} removed` : ''}${r.proposals ? `, ${r.proposals} inbox changes (see \`brain inbox\`)` : ''}, ${r.pending} pending, cursor ${r.cursor}`,
         );
       }),
     );
