@@ -19,38 +19,18 @@ import { AppError } from '../../shared/errors.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import { upsertNote } from '../notes.ts';
 import { canSee, visibleScopes } from '../scope.ts';
+import type { ProposalRow } from '../sync/proposals.ts';
 import { readState } from '../sync/state.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { localUserName } from '../workspace.ts';
 
-type Row = {
-  id: string;
-  run_id: string;
-  user_id: string | null;
-  kind: string;
-  label: string;
-  body: string;
-  scope: string;
-  confidence: number;
-  sensitive: number;
-  sensitive_reason: string | null;
-  detected: string;
-  decision: ProposalView['decision'];
-  reason: string;
-  state: ProposalView['state'];
-  item_id: string | null;
-  edited: number;
-  decided_by: string | null;
-  decided_at: string | null;
-  reject_reason: string | null;
-  created_at: string;
-  ordinal: number;
+/** A proposal with the run it came from, when this replica holds that run. */
+type Row = ProposalRow & {
   r_agent: string | null;
   r_status: string | null;
   r_user: string | null;
   r_ended: string | null;
   r_work: string | null;
-  run_info: string | null;
 };
 
 /** The run as it arrived with a pulled proposal (sync), when the `runs` row is on another replica. */

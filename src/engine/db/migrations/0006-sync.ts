@@ -57,6 +57,18 @@ export const record = (kind: string) =>
   `DELETE FROM sync_changes WHERE kind = '${kind}' AND ref = NEW.id;
    INSERT INTO sync_changes (kind, ref, changed_ms) VALUES ('${kind}', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));`;
 
+/** The triggers that record item and edge changes (0009 makes them again, unchanged). */
+export const itemEdgeTriggers = `
+CREATE TRIGGER items_sync_insert AFTER INSERT ON items WHEN ${recording}
+BEGIN ${record('item')} END;
+CREATE TRIGGER items_sync_update AFTER UPDATE ON items WHEN ${recording} AND (${changed(itemCols)})
+BEGIN ${record('item')} END;
+CREATE TRIGGER edges_sync_insert AFTER INSERT ON edges WHEN ${recording}
+BEGIN ${record('edge')} END;
+CREATE TRIGGER edges_sync_update AFTER UPDATE ON edges WHEN ${recording} AND (${changed(edgeCols)})
+BEGIN ${record('edge')} END;
+`;
+
 export const sql = `
 CREATE TABLE sync_state (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -114,12 +126,4 @@ CREATE TABLE sync_refused (
   at TEXT NOT NULL
 );
 
-CREATE TRIGGER items_sync_insert AFTER INSERT ON items WHEN ${recording}
-BEGIN ${record('item')} END;
-CREATE TRIGGER items_sync_update AFTER UPDATE ON items WHEN ${recording} AND (${changed(itemCols)})
-BEGIN ${record('item')} END;
-CREATE TRIGGER edges_sync_insert AFTER INSERT ON edges WHEN ${recording}
-BEGIN ${record('edge')} END;
-CREATE TRIGGER edges_sync_update AFTER UPDATE ON edges WHEN ${recording} AND (${changed(edgeCols)})
-BEGIN ${record('edge')} END;
-`;
+${itemEdgeTriggers}`;

@@ -14,7 +14,7 @@
  *   (deliveries out of order), applied when the proposal arrives.
  */
 // The item and edge triggers are made again exactly as 0006 made them.
-import { changed, edgeCols, itemCols, record, recording } from './0006-sync.ts';
+import { itemEdgeTriggers, record, recording } from './0006-sync.ts';
 
 export const sql = `
 DROP TRIGGER items_sync_insert;
@@ -32,15 +32,7 @@ INSERT INTO sync_changes_next (kind, ref, changed_ms) SELECT kind, ref, changed_
 DROP TABLE sync_changes;
 ALTER TABLE sync_changes_next RENAME TO sync_changes;
 
-CREATE TRIGGER items_sync_insert AFTER INSERT ON items WHEN ${recording}
-BEGIN ${record('item')} END;
-CREATE TRIGGER items_sync_update AFTER UPDATE ON items WHEN ${recording} AND (${changed(itemCols)})
-BEGIN ${record('item')} END;
-CREATE TRIGGER edges_sync_insert AFTER INSERT ON edges WHEN ${recording}
-BEGIN ${record('edge')} END;
-CREATE TRIGGER edges_sync_update AFTER UPDATE ON edges WHEN ${recording} AND (${changed(edgeCols)})
-BEGIN ${record('edge')} END;
-
+${itemEdgeTriggers}
 ALTER TABLE proposals ADD COLUMN run_info TEXT;
 
 CREATE TABLE sync_early_decisions (
