@@ -245,6 +245,9 @@ describe('Org Brain in a browser', () => {
     await page.getByRole('button', { name: 'Load sample workspace' }).click();
     const report = page.getByRole('dialog', { name: /^Added \d+ files?$/ });
     await report.waitFor();
+    // The sample is indexed as it loads: the report says so instead of offering to index it.
+    await report.getByText('indexing starts automatically').waitFor();
+    expect(await report.getByRole('button', { name: /added files? now/ }).count()).toBe(0);
     await report.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => grid(page).locator('tbody tr').count()).toBeGreaterThan(0);
 

@@ -105,7 +105,7 @@ function Shell() {
     try {
       const report = await call('sample.load');
       setView('files');
-      setAddResult({ report, source: 'Sample workspace' });
+      setAddResult({ report, source: 'Sample workspace', indexing: true });
     } catch (err) {
       notify(`Could not load the sample workspace: ${errorText(err)}`, 'error');
     }
@@ -232,7 +232,7 @@ function Shell() {
       <AddReportDialog
         report={addResult?.report ?? null}
         source={addResult?.source ?? ''}
-        indexOnAdd={settings?.indexOnAdd ?? false}
+        autoIndex={(settings?.indexOnAdd ?? false) || addResult?.indexing === true}
         onClose={() => setAddResult(null)}
         onIndexed={(n) =>
           notify(n ? `Queued ${plural(n, 'file')} for indexing` : 'Already indexed', 'success')

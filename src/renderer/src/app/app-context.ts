@@ -17,7 +17,8 @@ export type DossierTarget = {
 
 export type Notice = { id: number; text: string; tone: 'info' | 'success' | 'error' };
 
-export type AddResult = { report: AddReport; source: string };
+/** `indexing`: the added files are already queued for indexing (the sample workspace always is). */
+export type AddResult = { report: AddReport; source: string; indexing?: boolean };
 
 export type AppActions = {
   view: View;

@@ -11,13 +11,14 @@ const SHOWN = 200;
 export type AddReportDialogProps = {
   report: AddReport | null;
   source: string;
-  indexOnAdd: boolean;
+  /** The added files are indexed without asking (Index on add, or the sample workspace). */
+  autoIndex: boolean;
   onClose: () => void;
   onIndexed: (queued: number) => void;
 };
 
 /** The result of a drop or a sample load. It stays until dismissed, so no refused file goes unnoticed. */
-export function AddReportDialog({ report, source, indexOnAdd, onClose, onIndexed }: AddReportDialogProps) {
+export function AddReportDialog({ report, source, autoIndex, onClose, onIndexed }: AddReportDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   if (!report) return null;
@@ -64,7 +65,7 @@ export function AddReportDialog({ report, source, indexOnAdd, onClose, onIndexed
       size="large"
       footer={
         <>
-          {added.length > 0 && !indexOnAdd ? (
+          {added.length > 0 && !autoIndex ? (
             <button type="button" className="button" onClick={() => void indexNow()} disabled={busy}>
               Index {plural(added.length, 'added file')} now
             </button>
@@ -96,7 +97,7 @@ export function AddReportDialog({ report, source, indexOnAdd, onClose, onIndexed
         <section aria-label="Added files" className="report-section">
           <h3 className="report-section__title">
             <CheckCircle2 size={14} aria-hidden="true" /> Added
-            {indexOnAdd ? <span className="muted"> · indexing starts automatically</span> : null}
+            {autoIndex ? <span className="muted"> · indexing starts automatically</span> : null}
           </h3>
           <ul className="report-list report-list--compact">
             {added.slice(0, SHOWN).map((a) => (

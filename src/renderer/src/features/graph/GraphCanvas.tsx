@@ -2,6 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import Sigma from 'sigma';
 import type { BrainGraph, EdgeAttrs, NodeAttrs } from './graph-model.ts';
 
+/** Up to this many nodes every label is drawn. */
+const SMALL_GRAPH = 300;
+
 export type FocusRequest = { id: string; seq: number };
 
 export type GraphCanvasProps = {
@@ -56,7 +59,8 @@ export function GraphCanvas({
         settings: {
           hideEdgesOnMove: graph.size > 5000,
           hideLabelsOnMove: graph.order > 5000,
-          labelRenderedSizeThreshold: 7,
+          // A small graph names every node; a big one only the nodes large enough on screen.
+          labelRenderedSizeThreshold: graph.order <= SMALL_GRAPH ? 0 : 7,
           labelDensity: 0.4,
           minCameraRatio: 0.005,
           maxCameraRatio: 20,

@@ -41,7 +41,7 @@ const EDGE_COLORS: Record<string, string> = {
 };
 
 export function nodeSize(degree: number): number {
-  return Math.min(22, 3 + 2.2 * Math.sqrt(degree));
+  return Math.min(22, 4.5 + 2.2 * Math.sqrt(degree));
 }
 
 /** Deterministic scatter for nodes never laid out: a golden-angle spiral, dense at the centre. */
