@@ -8,6 +8,7 @@ import { sql as sync } from './0006-sync.ts';
 import { sql as writeback } from './0007-writeback.ts';
 import { sql as pullAck } from './0008-pull-ack.ts';
 import { sql as proposalSync } from './0009-proposal-sync.ts';
+import { sql as ftsMerge } from './0010-fts-merge.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0007-writeback', sql: writeback },
   { id: '0008-pull-ack', sql: pullAck },
   { id: '0009-proposal-sync', sql: proposalSync },
+  { id: '0010-fts-merge', sql: ftsMerge },
 ];
