@@ -12,6 +12,7 @@ import {
   readLiveOwner,
 } from '../../engine/embed/remote.ts';
 import { Engine } from '../../engine/engine.ts';
+import { warmVectors } from '../../engine/search/vector-client.ts';
 import { resolveHome } from '../../engine/workspace.ts';
 
 export type AgentEngine = { engine: Engine; embedding: 'owner' | 'local'; owner: OwnerInfo | null };
@@ -41,6 +42,8 @@ export async function openEngineForAgent(options: {
       surface: 'agent',
       embedder,
     });
+    // An MCP server stays up: the vector mirror loads now, not inside its first search.
+    warmVectors(engine.db);
     return { engine, embedding: embedder ? 'owner' : 'local', owner: embedder ? owner : null };
   } catch (err) {
     await embedder?.close();

@@ -21,6 +21,7 @@ import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
+import { warmVectors } from '../search/vector-client.ts';
 import { connect, getSyncStatus, leave, listMembers, type SyncReport, syncNow } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { findRepoRoot } from '../util/repo-root.ts';
@@ -94,6 +95,7 @@ export class BrainHost {
     host.runner.resume();
     host.work.start();
     host.sync.start();
+    warmVectors(engine.db); // the vector mirror loads now, not inside the first search
     return host;
   }
 

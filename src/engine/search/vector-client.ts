@@ -11,6 +11,7 @@
  * caller runs the streams in-thread.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { EMBED_DIM } from '../../shared/constants.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { startWorker } from '../util/worker.ts';
 
@@ -132,6 +133,27 @@ function collect(client: Client, seq: number): Record<StreamName, number[]> | nu
     }
     Atomics.wait(client.flag, 0, seen, Math.min(left, 1000));
   }
+}
+
+/**
+ * Starts the database's vector worker (when it is big enough to have one) and has it load its
+ * mirror now, on its own core: hosts that stay up (the app's engine, `brain serve`, `brain mcp`)
+ * call this at start, so the load (about 1 s at 100k items, 20 s at 1M) happens while the user
+ * is still looking around, not inside their first search (which only waits for what is left of
+ * it). The warm-up is an ordinary request that matches no model; its answer is ignored.
+ * Returns whether a worker is warming.
+ */
+export function warmVectors(db: Db): boolean {
+  const client = clientOf(db);
+  if (!client) return false;
+  client.port.postMessage({
+    seq: ++client.seq,
+    vector: new Float32Array(EMBED_DIM),
+    model: '',
+    scopes: [],
+    limit: 1,
+  } satisfies VectorRequest);
+  return true;
 }
 
 /** Ends the database's vector worker (Engine.close). */

@@ -9,6 +9,7 @@ import {
   setVectorWorkerMinRows,
   startVectors,
   VECTOR_WORKER_MIN_ROWS,
+  warmVectors,
 } from './vector-client.ts';
 
 let ws: TestWorkspace;
@@ -87,5 +88,24 @@ describe('vector worker', () => {
     expect(
       search(engine.db, 'contract', { scopes, maxK: 100, k: 5, queryVector: query }).hits.length,
     ).toBeGreaterThan(0);
+  });
+
+  it('warms up at start: only where a worker is due, and the first search still gets its own answer', async () => {
+    setVectorWorkerMinRows(VECTOR_WORKER_MIN_ROWS);
+    expect(warmVectors(engine.db)).toBe(false); // a small workspace searches in-thread
+    setVectorWorkerMinRows(0);
+    expect(warmVectors(engine.db)).toBe(true);
+    const [q] = await engine.embedder.embed(['quarterly revenue']);
+    const query = { vector: q!, model: engine.embedder.modelId()! };
+    // The warm-up's own answer arrives first on the port and is passed over.
+    const fromWorker = startVectors(engine.db, query, ['org'], 50)!.collect();
+    setVectorWorkerMinRows(Number.MAX_SAFE_INTEGER);
+    const inThread = runStreams(engine.db, 'quarterly revenue', {
+      scopes: ['org'],
+      maxK: 100,
+      queryVector: query,
+    }).vector;
+    expect(fromWorker).toEqual(inThread);
+    await closeVectorWorker(engine.db);
   });
 });
