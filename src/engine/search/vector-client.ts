@@ -37,14 +37,23 @@ const FIRST_REPLY_TIMEOUT_MS = 120_000;
 const REPLY_TIMEOUT_MS = 10_000;
 
 type Client = {
+  path: string;
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
   seq: number;
   dead: boolean;
   answered: boolean;
+  /** The connections using it: one worker (one mirror in memory) per database file, shared. */
+  users: Set<Db>;
 };
 const clients = new WeakMap<Db, Client | null>();
+const byPath = new Map<string, Client>();
+
+/** Tests: how many vector workers this process runs. */
+export function sharedWorkers(): number {
+  return [...byPath.values()].filter((c) => !c.dead).length;
+}
 
 /** Tests and benchmarks: use the worker for any file database (0), never, or the default. */
 export function setVectorWorkerMinRows(rows: number): void {
@@ -61,6 +70,14 @@ function clientOf(db: Db): Client | null {
     clients.set(db, null);
     return null;
   }
+  // Another connection to the same file in this process (`brain serve` and its MCP endpoint)
+  // shares its worker: the worker reads the file itself, and a mirror of 1M vectors is 0.4 GB.
+  const shared = byPath.get(db.name);
+  if (shared && !shared.dead) {
+    shared.users.add(db);
+    clients.set(db, shared);
+    return shared;
+  }
   try {
     const worker = startWorker('vector-worker', { data: { path: db.name } satisfies VectorWorkerInput });
     worker.unref();
@@ -69,6 +86,8 @@ function clientOf(db: Db): Client | null {
     worker.postMessage({ port: channel.port2, signal }, [channel.port2]);
     channel.port1.unref();
     const client: Client = {
+      path: db.name,
+      users: new Set([db]),
       worker,
       port: channel.port1,
       flag: new Int32Array(signal),
@@ -83,6 +102,7 @@ function clientOf(db: Db): Client | null {
       client.dead = true;
     });
     clients.set(db, client);
+    byPath.set(db.name, client);
     return client;
   } catch {
     clients.set(db, null);
@@ -156,11 +176,14 @@ export function warmVectors(db: Db): boolean {
   return true;
 }
 
-/** Ends the database's vector worker (Engine.close). */
+/** This connection stops using the vector worker (Engine.close); the last one ends it. */
 export async function closeVectorWorker(db: Db): Promise<void> {
   const client = clients.get(db);
   clients.delete(db);
   if (!client) return;
+  client.users.delete(db);
+  if (client.users.size > 0 && !client.dead) return;
+  if (byPath.get(client.path) === client) byPath.delete(client.path);
   client.dead = true;
   client.port.close();
   await client.worker.terminate();

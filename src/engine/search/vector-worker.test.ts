@@ -7,6 +7,7 @@ import { runStreams, search } from './search.ts';
 import {
   closeVectorWorker,
   setVectorWorkerMinRows,
+  sharedWorkers,
   startVectors,
   VECTOR_WORKER_MIN_ROWS,
   warmVectors,
@@ -107,5 +108,21 @@ describe('vector worker', () => {
     }).vector;
     expect(fromWorker).toEqual(inThread);
     await closeVectorWorker(engine.db);
+  });
+
+  it('one worker per database file: a second connection shares it, and closing one keeps it for the other', async () => {
+    const other = ws.open({ model: true });
+    const [q] = await engine.embedder.embed(['api rate limits']);
+    const query = { vector: q!, model: engine.embedder.modelId()! };
+    const first = startVectors(engine.db, query, ['org'], 50)!.collect();
+    const second = startVectors(other.db, query, ['org'], 50);
+    expect(second).not.toBeNull();
+    expect(second!.collect()).toEqual(first);
+    expect(sharedWorkers()).toBe(1);
+    await closeVectorWorker(engine.db);
+    expect(sharedWorkers()).toBe(1);
+    expect(startVectors(other.db, query, ['org'], 50)!.collect()).toEqual(first);
+    await closeVectorWorker(other.db);
+    expect(sharedWorkers()).toBe(0);
   });
 });
