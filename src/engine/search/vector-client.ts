@@ -71,7 +71,7 @@ function clientOf(db: Db): Client | null {
     return null;
   }
   // Another connection to the same file in this process (`brain serve` and its MCP endpoint)
-  // shares its worker: the worker reads the file itself, and a mirror of 1M vectors is 0.4 GB.
+  // shares its worker: the worker reads the file itself, and a mirror of 1M vectors is ~0.5 GB.
   const shared = byPath.get(db.name);
   if (shared && !shared.dead) {
     shared.users.add(db);
