@@ -205,6 +205,24 @@ describe('[C13] applying pulled proposals', () => {
     expect(boss.db.prepare('SELECT COUNT(*) AS n FROM sync_changes').get()).toEqual({ n: 0 });
   });
 
+  it('a run of the same name on two devices: both proposals are kept, each with its own run and note', () => {
+    const proposal = aliceProposal(); // alice's run-1
+    const boss = replica('boss', { admin: true });
+    const own = endRunWithProposals(boss); // boss's agent also named its run run-1
+    expect(apply(boss, [pulled(createOp(proposal))])).toMatchObject({ applied: 1, proposals: 1 });
+    const inbox = listInbox(boss.db, 'boss');
+    const theirs = inbox.items.find((i) => i.id === proposal.id);
+    const mine = inbox.items.find((i) => i.id === own);
+    expect(theirs?.run).toMatchObject({ id: 'run-1', user: 'alice' });
+    expect(mine?.run).toMatchObject({ id: 'run-1', user: 'boss' });
+    const decider = { db: boss.db, workspaceId: boss.workspaceId, user: 'boss', surface: 'cli' as const };
+    const a = approveProposal(decider, proposal.id);
+    const b = approveProposal(decider, own, { body: 'Edited: invoices above 5000 EUR need approval.' });
+    expect(a.itemId).not.toBe(b.itemId);
+    expect(getRow(boss.db, a.itemId!)?.body).toBe('Invoices above 5000 EUR need finance approval.');
+    expect(getRow(boss.db, b.itemId!)?.body).toBe('Edited: invoices above 5000 EUR need approval.');
+  });
+
   it('a decision before its proposal, twice, or in any order, ends the same', () => {
     const proposal = aliceProposal();
     const create = pulled(createOp(proposal));

@@ -20,7 +20,7 @@ import { getRow } from '../items.ts';
 import { upsertNote } from '../notes.ts';
 import { retireFile } from '../retire.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
-import { getVersion, recordRefusal, setVersion } from './outbox.ts';
+import { getVersion, setVersion } from './outbox.ts';
 import { getProposalRow, type ProposalRow } from './proposals.ts';
 
 type Create = Extract<Op, { kind: 'proposal.upsert' }>;
@@ -33,21 +33,6 @@ export function applyProposalCreate(ctx: ProposalContext, op: Create): boolean {
   const { db } = ctx;
   const p = op.proposal;
   if (getProposalRow(db, p.id)) return false;
-  // Run ids come from agents: another device's run may share one with a run here.
-  const clash = stmt(db, 'SELECT id FROM proposals WHERE run_id = ? AND ordinal = ?').get(
-    p.run_id,
-    p.ordinal,
-  );
-  if (clash) {
-    recordRefusal(
-      db,
-      op.id,
-      'proposal',
-      p.id,
-      `not kept here: this replica already has proposal #${p.ordinal} of a run named ${p.run_id}`,
-    );
-    return false;
-  }
   stmt(
     db,
     `INSERT INTO proposals (id, run_id, ordinal, user_id, kind, label, body, scope, confidence, sensitive,

@@ -41,8 +41,9 @@ export function getProposalRow(db: Db, id: string): ProposalRow | undefined {
   return stmt(db, 'SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
 }
 
-/** The run a proposal came from: the local `runs` row, else what arrived with the proposal. */
+/** The run a proposal came from: what arrived with a pulled proposal, else the local `runs` row. */
 function runOf(db: Db, row: ProposalRow): SyncProposalRun | null {
+  if (row.run_info) return JSON.parse(row.run_info) as SyncProposalRun;
   const run = stmt(db, 'SELECT agent, status, user_id, ended_at, work_products FROM runs WHERE id = ?').get(
     row.run_id,
   ) as
@@ -57,7 +58,7 @@ function runOf(db: Db, row: ProposalRow): SyncProposalRun | null {
       work_products: run.work_products.slice(0, RUN_WORK_MAX_CHARS),
     };
   }
-  return row.run_info ? (JSON.parse(row.run_info) as SyncProposalRun) : null;
+  return null;
 }
 
 /** A review proposal as it travels: as it was made (pending), with its run. */

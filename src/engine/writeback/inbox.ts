@@ -12,7 +12,7 @@
  * The note's source key is the proposal's, so approving twice cannot make two notes. While
  * connected, the note syncs like any item (the sync triggers record it), and so do review
  * proposals and their decisions (src/engine/sync): a proposal pulled from another replica carries
- * the run it came from (`run_info`), shown when this replica does not hold the run itself.
+ * the run it came from (`run_info`), shown instead of any local run of the same name.
  */
 import type { InboxView, ProposalView } from '../../shared/api/writeback-types.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -33,11 +33,12 @@ type Row = ProposalRow & {
   r_work: string | null;
 };
 
-/** The run as it arrived with a pulled proposal (sync), when the `runs` row is on another replica. */
+/** The run as it arrived with a pulled proposal (sync): the `runs` row is on another replica. */
 type RunInfo = { agent: string; status: string; user: string; ended_at: string; work_products: string };
 
 function runView(r: Row): ProposalView['run'] {
-  if (r.r_agent !== null) {
+  // A pulled proposal's own run info wins: a run here may merely share its name.
+  if (r.r_agent !== null && !r.run_info) {
     return {
       id: r.run_id,
       agent: r.r_agent,
@@ -174,7 +175,7 @@ export function approveProposal(
       label: finalLabel,
       body: finalBody,
       scope: row.scope,
-      sourceKey: `writeback:${row.run_id}:${row.ordinal}`,
+      sourceKey: `writeback:${row.id}`,
       actor: d.user,
       source: 'writeback',
       run: row.run_id,

@@ -220,7 +220,9 @@ async function applyDecisions(
             label: p.label.trim().slice(0, 200),
             body: p.body.trim(),
             scope: d.scope,
-            sourceKey: `writeback:${run.id}:${ordinal}`,
+            // Keyed by the proposal (a uuid), not by run and position: agents name their runs, and two
+            // devices' runs may share a name; their notes must not be one item.
+            sourceKey: `writeback:${id}`,
             actor: run.agent,
             source: 'writeback',
             run: run.id,

@@ -16,6 +16,16 @@
 // The item and edge triggers are made again exactly as 0006 made them.
 import { itemEdgeTriggers, record, recording } from './0006-sync.ts';
 
+/** The triggers that record proposal changes (0011 makes them again, unchanged). */
+export const proposalTriggers = `
+CREATE TRIGGER proposals_sync_insert AFTER INSERT ON proposals
+WHEN ${recording} AND NEW.decision = 'review' AND NEW.state = 'pending'
+BEGIN ${record('proposal')} END;
+CREATE TRIGGER proposals_sync_decide AFTER UPDATE OF state ON proposals
+WHEN ${recording} AND NEW.decision = 'review' AND OLD.state = 'pending' AND NEW.state IN ('approved', 'rejected')
+BEGIN ${record('decide')} END;
+`;
+
 export const sql = `
 DROP TRIGGER items_sync_insert;
 DROP TRIGGER items_sync_update;
@@ -41,10 +51,4 @@ CREATE TABLE sync_early_decisions (
   body TEXT NOT NULL
 );
 
-CREATE TRIGGER proposals_sync_insert AFTER INSERT ON proposals
-WHEN ${recording} AND NEW.decision = 'review' AND NEW.state = 'pending'
-BEGIN ${record('proposal')} END;
-CREATE TRIGGER proposals_sync_decide AFTER UPDATE OF state ON proposals
-WHEN ${recording} AND NEW.decision = 'review' AND OLD.state = 'pending' AND NEW.state IN ('approved', 'rejected')
-BEGIN ${record('decide')} END;
-`;
+${proposalTriggers}`;
