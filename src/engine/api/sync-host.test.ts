@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildProposalOp } from '../../../test/server/factories.ts';
 import { type RunningServer, startServer } from '../../server/main.ts';
 import type { Outputs } from '../../shared/api/contract.ts';
 import type { EventName } from '../../shared/api/events.ts';
@@ -100,30 +101,10 @@ describe('sync commands', () => {
     const id = randomUUID();
     const pushed = await bob.push({
       ops: [
-        {
-          id: randomUUID(),
+        buildProposalOp(id, 'org', {
           hlc: `${Date.now()}-000000-bob`,
-          kind: 'proposal.upsert',
-          scope: 'org',
-          proposal: {
-            id,
-            run_id: 'run-b',
-            ordinal: 0,
-            user_id: 'bob',
-            kind: 'decision',
-            label: 'Deploys before noon',
-            body: 'Production deploys happen before noon on weekdays.',
-            scope: 'org',
-            confidence: 0.6,
-            sensitive: 0,
-            sensitive_reason: null,
-            detected: '[]',
-            decision: 'review',
-            reason: 'low confidence',
-            created_at: new Date().toISOString(),
-            run: null,
-          },
-        },
+          proposal: { user_id: 'bob', run: null },
+        }),
       ],
     });
     expect(pushed.refused).toEqual([]);

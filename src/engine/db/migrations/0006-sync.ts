@@ -6,7 +6,7 @@
  * it until the server acknowledges it; sync_versions keeps the winning (hlc, op id) per item
  * and edge for last-writer-wins. Tokens are never stored here (a 0600 file in the workspace).
  */
-export const itemCols = [
+const itemCols = [
   'id',
   'storage_kind',
   'kind',
@@ -36,7 +36,7 @@ export const itemCols = [
   'updated_at',
   'version',
 ];
-export const edgeCols = [
+const edgeCols = [
   'id',
   'type',
   'from_id',
@@ -49,25 +49,13 @@ export const edgeCols = [
   'retired_at',
 ];
 
-export const changed = (cols: string[]) => cols.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+const changed = (cols: string[]) => cols.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 export const recording = `(SELECT server FROM sync_state WHERE id = 1) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sync_applying)`;
 // Delete then insert, not INSERT OR REPLACE: an outer statement's conflict policy (an upsert, an
 // INSERT OR IGNORE) overrides the one written inside a trigger.
 export const record = (kind: string) =>
   `DELETE FROM sync_changes WHERE kind = '${kind}' AND ref = NEW.id;
    INSERT INTO sync_changes (kind, ref, changed_ms) VALUES ('${kind}', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));`;
-
-/** The triggers that record item and edge changes (0009 makes them again, unchanged). */
-export const itemEdgeTriggers = `
-CREATE TRIGGER items_sync_insert AFTER INSERT ON items WHEN ${recording}
-BEGIN ${record('item')} END;
-CREATE TRIGGER items_sync_update AFTER UPDATE ON items WHEN ${recording} AND (${changed(itemCols)})
-BEGIN ${record('item')} END;
-CREATE TRIGGER edges_sync_insert AFTER INSERT ON edges WHEN ${recording}
-BEGIN ${record('edge')} END;
-CREATE TRIGGER edges_sync_update AFTER UPDATE ON edges WHEN ${recording} AND (${changed(edgeCols)})
-BEGIN ${record('edge')} END;
-`;
 
 export const sql = `
 CREATE TABLE sync_state (
@@ -91,7 +79,7 @@ INSERT INTO sync_state (id, node) VALUES (1, lower(hex(randomblob(8))));
 CREATE TABLE sync_applying (flag INTEGER PRIMARY KEY);
 
 CREATE TABLE sync_changes (
-  kind TEXT NOT NULL CHECK (kind IN ('item', 'edge')),
+  kind TEXT NOT NULL CHECK (kind IN ('item', 'edge', 'proposal', 'decide')),
   ref TEXT NOT NULL,
   changed_ms INTEGER NOT NULL,
   PRIMARY KEY (kind, ref)
@@ -126,4 +114,12 @@ CREATE TABLE sync_refused (
   at TEXT NOT NULL
 );
 
-${itemEdgeTriggers}`;
+CREATE TRIGGER items_sync_insert AFTER INSERT ON items WHEN ${recording}
+BEGIN ${record('item')} END;
+CREATE TRIGGER items_sync_update AFTER UPDATE ON items WHEN ${recording} AND (${changed(itemCols)})
+BEGIN ${record('item')} END;
+CREATE TRIGGER edges_sync_insert AFTER INSERT ON edges WHEN ${recording}
+BEGIN ${record('edge')} END;
+CREATE TRIGGER edges_sync_update AFTER UPDATE ON edges WHEN ${recording} AND (${changed(edgeCols)})
+BEGIN ${record('edge')} END;
+`;

@@ -3,7 +3,10 @@
  * - writeback_passes: at most one pass per run (the run id is the key, so a second claim fails in
  *   any process), with its lease, outcome and error.
  * - proposals: every proposal a pass made, with the gate's decision and reason; `review` rows are
- *   the inbox, decided later (approved, possibly edited, or rejected with a reason).
+ *   the inbox, decided later (approved, possibly edited, or rejected with a reason). Known by id
+ *   alone: run ids are chosen by agents, and a replica also holds proposals pulled from other
+ *   devices (0009), whose runs may share a name with one here; `run_info` is the run a pulled
+ *   proposal came from (that `runs` row is on another device).
  * - audit_passes: the last audit of each file (deterministic or model), for status and tests.
  */
 export const sql = `
@@ -45,9 +48,10 @@ CREATE TABLE proposals (
   decided_at TEXT,
   reject_reason TEXT,
   created_at TEXT NOT NULL,
-  UNIQUE (run_id, ordinal)
+  run_info TEXT
 );
 CREATE INDEX proposals_state ON proposals (state, created_at);
+CREATE INDEX proposals_run ON proposals (run_id, ordinal);
 
 CREATE TABLE audit_passes (
   file_id TEXT PRIMARY KEY,

@@ -9,7 +9,6 @@ import { sql as writeback } from './0007-writeback.ts';
 import { sql as pullAck } from './0008-pull-ack.ts';
 import { sql as proposalSync } from './0009-proposal-sync.ts';
 import { sql as ftsMerge } from './0010-fts-merge.ts';
-import { sql as proposalKeys } from './0011-proposal-keys.ts';
 
 export type Migration = { id: string; sql: string };
 
@@ -24,5 +23,4 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0008-pull-ack', sql: pullAck },
   { id: '0009-proposal-sync', sql: proposalSync },
   { id: '0010-fts-merge', sql: ftsMerge },
-  { id: '0011-proposal-keys', sql: proposalKeys },
 ];
