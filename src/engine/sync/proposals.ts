@@ -11,7 +11,7 @@ import {
 } from '../../shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
 
-/** A row of `proposals` (migrations 0007 and 0009). */
+/** A row of `proposals` (migration 0007). */
 export type ProposalRow = {
   id: string;
   run_id: string;
