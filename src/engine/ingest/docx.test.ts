@@ -66,7 +66,7 @@ describe('docx', () => {
     await expectReadBack(bytes, 'docx', ex);
   });
 
-  it('refuses a zip bomb from its directory, before inflating anything', async () => {
+  it('[Z1] refuses a zip bomb from its directory, before inflating anything', async () => {
     const bytes = patchDeclaredSize(await buildDocx(['x']), 'word/document.xml', 0xf0000000);
     await expect(extractFile(bytes, 'docx', 'bomb.docx')).rejects.toMatchObject({
       code: 'refused',

@@ -7,6 +7,7 @@ import { blockSections, type CanonicalText, htmlToCanonical } from './html-block
 import { flatPieces, structuredPieces } from './sections.ts';
 import type { Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
+import { verifiedZip } from './zip-verify.ts';
 
 type DocxText = CanonicalText & { warnings: number };
 
@@ -14,8 +15,9 @@ type DocxText = CanonicalText & { warnings: number };
 const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
 
 async function convert(bytes: Uint8Array): Promise<DocxText> {
+  const checked = await verifiedZip(bytes, 'Word document');
   try {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buffer = Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength);
     const result = await mammoth.convertToHtml(
       { buffer },
       { convertImage: noImages, externalFileAccess: false },

@@ -16,7 +16,7 @@ export type { Chunk, DetectResult, Extraction } from './types.ts';
 
 const DOC_KIND: Record<string, string> = { docx: 'Word document', xlsx: 'spreadsheet' };
 
-/** Checks the ZIP directory of docx/xlsx before any parser inflates it. */
+/** Checks the sizes a docx/xlsx directory declares; the worker then counts real ones (zip-verify.ts). */
 function guardZip(bytes: Uint8Array, format: FileFormat): void {
   if (format !== 'docx' && format !== 'xlsx') return;
   try {

@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors.ts';
 import type { Locator } from '../../shared/types.ts';
 import type { Chunk, Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
+import { verifiedZip } from './zip-verify.ts';
 
 type SheetText = { name: string; rows: number[]; lines: Map<number, string> };
 type BookText = { title: string | null; sheets: SheetText[]; hidden: string[] };
@@ -81,9 +82,12 @@ function sheetText(ws: ExcelJS.Worksheet): SheetText {
 
 async function loadBook(bytes: Uint8Array): Promise<BookText> {
   const wb = new ExcelJS.Workbook();
+  // A fresh buffer holding exactly the verified archive (zip-verify.ts), so no copy is needed.
+  const checked = (await verifiedZip(bytes, 'spreadsheet')).buffer;
   try {
-    const copy = new Uint8Array(bytes).buffer;
-    await wb.xlsx.load(copy as unknown as Parameters<typeof wb.xlsx.load>[0], { ignoreNodes: IGNORED_NODES });
+    await wb.xlsx.load(checked as unknown as Parameters<typeof wb.xlsx.load>[0], {
+      ignoreNodes: IGNORED_NODES,
+    });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AppError('refused', `corrupt or unreadable spreadsheet: ${reason.slice(0, 200)}`);

@@ -5,7 +5,18 @@
  */
 import { AppError } from '../../shared/errors.ts';
 
-export type ZipEntry = { name: string; compressedSize: number; uncompressedSize: number };
+export type ZipEntry = {
+  name: string;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** 0 stored, 8 deflate; anything else no parser here can read. */
+  method: number;
+  /** General-purpose bit flags (bit 0 encrypted, bit 3 data descriptor, bit 11 UTF-8 names). */
+  flags: number;
+  localHeaderOffset: number;
+  /** Where this entry's central-directory record starts (zip-rebuild.ts copies fields from it). */
+  record: number;
+};
 
 const EOCD_SIG = 0x06054b50;
 const ZIP64_LOCATOR_SIG = 0x07064b50;
@@ -65,7 +76,11 @@ function zip64Sizes(dv: DataView, extraStart: number, extraEnd: number, entry: Z
         entry.uncompressedSize = num64(dv, q);
         q += 8;
       }
-      if (entry.compressedSize === 0xffffffff && q + 8 <= extraEnd) entry.compressedSize = num64(dv, q);
+      if (entry.compressedSize === 0xffffffff && q + 8 <= extraEnd) {
+        entry.compressedSize = num64(dv, q);
+        q += 8;
+      }
+      if (entry.localHeaderOffset === 0xffffffff && q + 8 <= extraEnd) entry.localHeaderOffset = num64(dv, q);
       return;
     }
     p += 4 + size;
@@ -89,6 +104,10 @@ export function readZipDirectory(bytes: Uint8Array): ZipEntry[] {
       name: names.decode(bytes.subarray(p + 46, p + 46 + nameLen)),
       compressedSize: dv.getUint32(p + 20, true),
       uncompressedSize: dv.getUint32(p + 24, true),
+      method: dv.getUint16(p + 10, true),
+      flags: dv.getUint16(p + 8, true),
+      localHeaderOffset: dv.getUint32(p + 42, true),
+      record: p,
     };
     zip64Sizes(dv, p + 46 + nameLen, Math.min(dv.byteLength, p + 46 + nameLen + extraLen), entry);
     entries.push(entry);
@@ -97,11 +116,14 @@ export function readZipDirectory(bytes: Uint8Array): ZipEntry[] {
   return entries;
 }
 
-function mb(n: number): string {
+export function mb(n: number): string {
   return `${Math.round(n / (1024 * 1024))} MB`;
 }
 
-/** Refuses archives whose directory declares an absurd expansion (the worker limits catch lies). */
+/**
+ * Refuses archives whose directory declares an absurd expansion. Declared sizes can lie: zip-verify.ts
+ * then counts the bytes actually inflated, in the worker, before a parser sees the archive.
+ */
 export function assertNotZipBomb(entries: ZipEntry[]): void {
   const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
   const bomb =
