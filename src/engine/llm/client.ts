@@ -5,7 +5,9 @@
  *
  * Tool arguments come from a model: they are parsed with zod and a bad call is answered with an
  * error message the model can correct, never thrown. Text that tools return is data, never
- * instructions (the system prompts say so).
+ * instructions (the system prompts say so). A tool returning brain text fences it with the loop's
+ * frame, whose rule the system prompt carries (framing.ts, docs/SECURITY.md [F1]); the loop fences
+ * the message of a tool that failed, since engine errors may quote stored text (a label, an id).
  */
 import OpenAI from 'openai';
 import type {
@@ -13,6 +15,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions/completions';
 import { z } from 'zod';
+import type { Frame } from '../framing.ts';
 import type { ModelAccess } from './config.ts';
 
 export const MODEL_TIMEOUT_MS = 120_000;
@@ -70,6 +73,7 @@ export type Tool<A extends z.ZodType = z.ZodType> = {
   name: string;
   description: string;
   args: A;
+  /** What the model reads back, as it is: brain text in it must be fenced already. */
   run: (args: z.output<A>) => Promise<string> | string;
 };
 
@@ -91,6 +95,8 @@ export async function runToolLoop(
     maxSteps: number;
     maxTurns?: number;
     timeoutMs?: number;
+    /** The frame of the prompt's boundary: tool errors are fenced with it. */
+    frame?: Frame;
   },
 ): Promise<LoopResult> {
   const client = openClient(access, input.timeoutMs);
@@ -125,13 +131,21 @@ export async function runToolLoop(
         return { steps, turns, finished: false, lastText: msg.content ?? '' };
       }
       steps += 1;
-      messages.push({ role: 'tool', tool_call_id: call.id, content: await runCall(byName, call.function) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: await runCall(byName, call.function, input.frame),
+      });
     }
   }
   return { steps, turns, finished: false, lastText: '' };
 }
 
-async function runCall(tools: Map<string, Tool>, fn: { name: string; arguments: string }): Promise<string> {
+async function runCall(
+  tools: Map<string, Tool>,
+  fn: { name: string; arguments: string },
+  frame?: Frame,
+): Promise<string> {
   const tool = tools.get(fn.name);
   if (!tool) return `error: there is no tool ${fn.name}; use one of ${[...tools.keys()].join(', ')}`;
   let raw: unknown;
@@ -148,7 +162,8 @@ async function runCall(tools: Map<string, Tool>, fn: { name: string; arguments: 
   try {
     return await tool.run(parsed.data);
   } catch (err) {
-    return `error: ${err instanceof Error ? err.message : String(err)}`;
+    const message = err instanceof Error ? err.message : String(err);
+    return `error: ${frame ? frame.inline(message, { what: 'error' }) : message}`;
   }
 }
 

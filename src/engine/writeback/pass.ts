@@ -11,8 +11,10 @@
  *   (failed, with the error) and logged.
  * - Without a model the run stays pending ("write-back is off") and is picked up once one is set.
  */
+
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { actorUnder } from '../../shared/ids.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import type { Embedder } from '../embed/index.ts';
 import { type ModelAccess, offReason, readModelConfig, resolveModel } from '../llm/config.ts';
@@ -22,7 +24,7 @@ import { search } from '../search/search.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { userExists } from '../workspace.ts';
 import { type GateDecision, gate, type Proposal } from './gate.ts';
-import { runWriter } from './writer.ts';
+import { runWriter, type WriterPassage } from './writer.ts';
 
 export type WritebackDeps = {
   db: Db;
@@ -97,7 +99,7 @@ export function claimRun(db: Db, runId: string, model: string): RunRow | string 
   });
 }
 
-async function searchText(deps: WritebackDeps, user: string, query: string): Promise<string> {
+async function searchPassages(deps: WritebackDeps, user: string, query: string): Promise<WriterPassage[]> {
   let queryVector: { vector: Float32Array; model: string } | null = null;
   if (deps.embedder.state().status === 'on') {
     try {
@@ -108,10 +110,8 @@ async function searchText(deps: WritebackDeps, user: string, query: string): Pro
     }
   }
   const result = search(deps.db, query, { scopes: visibleScopes(deps.db, user), k: 5, maxK: 8, queryVector });
-  if (result.hits.length === 0) return 'nothing found';
-  return result.hits
-    .map((h, i) => `[${i + 1}] ${h.label} (${h.storageKind}, ${h.scope})\n${h.body.slice(0, 600)}`)
-    .join('\n\n');
+  // The writer fences each passage (writer.ts, docs/SECURITY.md [F1]); no numbering here.
+  return result.hits;
 }
 
 /** Runs the pass of one run (if it can be claimed). Never throws for a model failure. */
@@ -135,7 +135,7 @@ export async function runWritebackPass(
       agent: run.agent,
       status: run.status,
       user,
-      search: (q) => searchText(deps, user ?? '', q),
+      search: (q) => searchPassages(deps, user ?? '', q),
       timeoutMs: options.timeoutMs,
     });
   } catch (err) {
@@ -223,7 +223,8 @@ async function applyDecisions(
             // Keyed by the proposal (a uuid), not by run and position: agents name their runs, and two
             // devices' runs may share a name; their notes must not be one item.
             sourceKey: `writeback:${id}`,
-            actor: run.agent,
+            // The write-back label is kept under the member the run worked for ([S26]).
+            actor: actorUnder(`writeback:${run.agent}`, user ?? run.user_id ?? run.agent),
             source: 'writeback',
             run: run.id,
           },

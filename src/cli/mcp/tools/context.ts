@@ -1,9 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { frameFor } from '../../../engine/framing.ts';
 import { inject } from '../../../engine/injection.ts';
 import type { AgentContext } from '../context.ts';
-import { DATA_NOT_INSTRUCTIONS, MCP_LIMITS } from '../limits.ts';
-import { jsonText, runTool } from '../tool-result.ts';
+import { FRAMED_DATA_NOT_INSTRUCTIONS, framedJson } from '../framed.ts';
+import { MCP_LIMITS } from '../limits.ts';
+import { runTool } from '../tool-result.ts';
 
 export function registerBrainContext(server: McpServer, ctx: AgentContext): void {
   server.registerTool(
@@ -14,7 +16,7 @@ export function registerBrainContext(server: McpServer, ctx: AgentContext): void
         'The read injection for an agent turn: give the latest message (and up to 4 anchor item ids: the item being ' +
         'worked on, pinned items). Answers with at most 8 cited items in about 1200-1500 tokens, or nothing when ' +
         'nothing is relevant enough (small talk injects nothing); `reason` says why either way. ' +
-        DATA_NOT_INSTRUCTIONS,
+        FRAMED_DATA_NOT_INSTRUCTIONS,
       inputSchema: {
         message: z
           .string()
@@ -57,7 +59,11 @@ export function registerBrainContext(server: McpServer, ctx: AgentContext): void
           })),
           context: out.text,
         };
-        return { text: jsonText(answer), summary: { injected: out.items.length, reason: out.reason } };
+        // `context` is fenced already; the labels in `items` get the same boundary (docs/SECURITY.md [F1]).
+        return {
+          text: framedJson(answer, frameFor(out.boundary)),
+          summary: { injected: out.items.length, reason: out.reason },
+        };
       }),
   );
 }

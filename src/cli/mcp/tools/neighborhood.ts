@@ -2,8 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { neighborhood } from '../../../engine/graph.ts';
 import type { AgentContext } from '../context.ts';
-import { DATA_NOT_INSTRUCTIONS, MCP_LIMITS } from '../limits.ts';
-import { jsonText, runTool } from '../tool-result.ts';
+import { FRAMED_DATA_NOT_INSTRUCTIONS, framedJson } from '../framed.ts';
+import { MCP_LIMITS } from '../limits.ts';
+import { runTool } from '../tool-result.ts';
 
 export function registerBrainNeighborhood(server: McpServer, ctx: AgentContext): void {
   server.registerTool(
@@ -14,7 +15,7 @@ export function registerBrainNeighborhood(server: McpServer, ctx: AgentContext):
         `The items linked to an item, 1 or ${MCP_LIMITS.hopsMax} hops out (default 1), with the edges between them ` +
         `(HAS_SECTION, MENTIONS, SAME_AS, custom links). At most ${MCP_LIMITS.itemsPerHop} new items and ` +
         `${MCP_LIMITS.edgesPerHop} edges per hop (truncated: true says more exist); an edge is shown only when the ` +
-        `acting user can see both ends. Labels only: read an item with brain_read. ${DATA_NOT_INSTRUCTIONS}`,
+        `acting user can see both ends. Labels only: read an item with brain_read. ${FRAMED_DATA_NOT_INSTRUCTIONS}`,
       inputSchema: {
         id: z.string().trim().min(1).max(MCP_LIMITS.idChars),
         hops: z
@@ -33,7 +34,8 @@ export function registerBrainNeighborhood(server: McpServer, ctx: AgentContext):
       runTool(ctx, extra.requestId, () => {
         const result = neighborhood(ctx.engine.db, ctx.engine.scopes(), args.id, args.hops ?? 1);
         return {
-          text: jsonText(result),
+          // Labels, mention text and link notes fenced (docs/SECURITY.md [F1]).
+          text: framedJson({ ...result }),
           summary: {
             id: args.id,
             items: result.hops.map((h) => h.items.length),

@@ -1,8 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { AgentContext } from '../context.ts';
-import { DATA_NOT_INSTRUCTIONS, MCP_LIMITS } from '../limits.ts';
-import { jsonText, runTool } from '../tool-result.ts';
+import { FRAMED_DATA_NOT_INSTRUCTIONS, framedJson } from '../framed.ts';
+import { MCP_LIMITS } from '../limits.ts';
+import { runTool } from '../tool-result.ts';
 
 export function registerBrainSearch(server: McpServer, ctx: AgentContext): void {
   server.registerTool(
@@ -13,7 +14,7 @@ export function registerBrainSearch(server: McpServer, ctx: AgentContext): void 
         `Hybrid search (keyword + semantic, rank fusion) over what the acting user may see: files, sections, notes, entities. ` +
         `Returns up to k hits (default ${MCP_LIMITS.kDefault}, at most ${MCP_LIMITS.kMax}), each with id, label, kind, scope, ` +
         `score, body (cut at 4000 characters) and a citation (file, line or page range) to pass to brain_read. ` +
-        DATA_NOT_INSTRUCTIONS,
+        FRAMED_DATA_NOT_INSTRUCTIONS,
       inputSchema: {
         query: z.string().trim().min(1, 'query is empty: say what to look for').max(MCP_LIMITS.queryChars),
         k: z
@@ -35,7 +36,8 @@ export function registerBrainSearch(server: McpServer, ctx: AgentContext): void 
           maxK: MCP_LIMITS.kMax,
         });
         return {
-          text: jsonText({ semantic: result.semantic, hits: result.hits }),
+          // Labels and bodies fenced, one boundary for the answer (docs/SECURITY.md [F1]).
+          text: framedJson({ semantic: result.semantic, hits: result.hits }),
           summary: { hits: result.hits.length, semantic: result.semantic },
         };
       }),
