@@ -56,6 +56,8 @@ export async function runIndex(
   await workQueue(ctx, {
     onStart: (_id, label) => onProgress?.({ done, total: files.length, label, phase: 'index' }),
     onDone: (outcome) => {
+      // The command fails as a whole ([B2] in docs/WORKSPACE.md); the job is taken again next run.
+      if (outcome.busy) throw new AppError('busy', outcome.reason ?? 'The workspace is busy.');
       if (wanted.has(outcome.id)) done += 1;
       onProgress?.({ done, total: files.length, label: outcome.label, phase: 'index' });
     },
@@ -66,7 +68,15 @@ export async function runIndex(
   return { ...report(ctx.db, files), embedded };
 }
 
-export type JobOutcome = { id: string; label: string; ok: boolean; reason: string | null; sections: number };
+export type JobOutcome = {
+  id: string;
+  label: string;
+  ok: boolean;
+  reason: string | null;
+  sections: number;
+  /** Another process held the write lock too long: nothing was marked failed. */
+  busy?: boolean;
+};
 
 export type QueueHooks = {
   onStart?: (fileId: string, label: string) => void;
@@ -107,6 +117,9 @@ async function runJob(ctx: IndexContext, jobId: number, itemId: string, label: s
     return { id: itemId, label, ok: true, reason: null, sections: outcome.sections };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
+    // Not the file's fault: leave it unmarked; the lease lapses (or its process is gone) and it runs again.
+    if (err instanceof AppError && err.code === 'busy')
+      return { id: itemId, label, ok: false, reason, sections: 0, busy: true };
     try {
       markFailed(ctx.db, itemId, reason);
       finish(ctx.db, jobId, reason);

@@ -8,8 +8,11 @@
  *              or why nothing was
  *  - `tool`    every MCP tool call and its outcome (src/cli/mcp): tool, agent, run, ok, ms, error
  *  - `add`     files added through the engine
+ *
+ * Outside a write transaction a row never waits long for the write lock (logEvent below).
  */
-import type { Db } from './db/driver.ts';
+import { isSqliteLockError } from '../shared/errors.ts';
+import { type Db, stmt } from './db/driver.ts';
 
 export type Surface = 'cli' | 'chat' | 'agent' | 'app';
 
@@ -46,17 +49,62 @@ export type ToolEventData = {
   result?: Record<string, unknown>;
 };
 
+/**
+ * How long a telemetry row waits for another process's write lock. A search is a read: it must
+ * answer at once while `brain index` holds the lock, not wait the 10 s a real write waits
+ * (rule [B1] in docs/WORKSPACE.md). A row that cannot get the lock in time stays queued in memory
+ * and goes with the next event, or when the engine closes; a process that exits while the lock
+ * is still held loses those rows (the activity log is best effort, the answer is not).
+ */
+export const TELEMETRY_LOCK_WAIT_MS = 250;
+/** After a busy attempt, later events wait this long before trying again (a `--batch` of searches). */
+const RETRY_AFTER_MS = 2000;
+const PENDING_MAX = 1000;
+
+type Row = [at: string, surface: Surface, userId: string, event: string, data: string];
+type Pending = { rows: Row[]; retryAt: number };
+const pending = new WeakMap<Db, Pending>();
+
+function insert(db: Db, row: Row): void {
+  stmt(db, 'INSERT INTO telemetry (at, surface, user_id, event, data) VALUES (?, ?, ?, ?, ?)').run(...row);
+}
+
 /** Never throws: telemetry must not break the work it records. */
 export function logEvent(db: Db, surface: Surface, userId: string, event: string, data: unknown): void {
   try {
-    db.prepare('INSERT INTO telemetry (at, surface, user_id, event, data) VALUES (?, ?, ?, ?, ?)').run(
-      new Date().toISOString(),
-      surface,
-      userId,
-      event,
-      JSON.stringify(data),
-    );
+    const row: Row = [new Date().toISOString(), surface, userId, event, JSON.stringify(data)];
+    // Inside a write transaction the lock is already held: the row commits (or not) with the work.
+    if (db.inTransaction) {
+      insert(db, row);
+      return;
+    }
+    const queue = pending.get(db) ?? { rows: [], retryAt: 0 };
+    pending.set(db, queue);
+    queue.rows.push(row);
+    if (queue.rows.length > PENDING_MAX) queue.rows.splice(0, queue.rows.length - PENDING_MAX);
+    if (Date.now() >= queue.retryAt) flushTelemetry(db);
   } catch {
-    // A busy database or a full disk loses one telemetry row, not the search.
+    // A full disk or a closed database loses one telemetry row, not the search.
+  }
+}
+
+/** Writes the queued rows, waiting at most TELEMETRY_LOCK_WAIT_MS for the lock. Never throws. */
+export function flushTelemetry(db: Db): void {
+  const queue = pending.get(db);
+  if (!queue?.rows.length || !db.open || db.inTransaction) return;
+  let timeout: number | undefined;
+  try {
+    timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma(`busy_timeout = ${Math.min(timeout, TELEMETRY_LOCK_WAIT_MS)}`);
+    db.transaction(() => {
+      for (const row of queue.rows) insert(db, row);
+    }).immediate();
+    queue.rows.length = 0;
+  } catch (err) {
+    // Busy: try again later. Anything else (a full disk) would fail again: drop the rows.
+    if (isSqliteLockError(err)) queue.retryAt = Date.now() + RETRY_AFTER_MS;
+    else queue.rows.length = 0;
+  } finally {
+    if (timeout !== undefined) db.pragma(`busy_timeout = ${timeout}`);
   }
 }

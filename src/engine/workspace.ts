@@ -1,18 +1,20 @@
 /** Where a workspace lives and who is acting: the data folder, the database, the blobs, the local user. */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppError } from '../shared/errors.ts';
-import type { Db } from './db/driver.ts';
+import { type Db, writeTx } from './db/driver.ts';
+import { ensurePrivateDir } from './util/private-files.ts';
 
 export function resolveHome(home?: string): string {
   const dir = home || process.env.BRAIN_HOME || join(homedir(), '.org-brain');
   return resolve(dir);
 }
 
+/** The home and its blob folder, 0700; a home left 0755 by an older release is tightened once ([M1]). */
 export function ensureHome(home: string): { dbPath: string; blobDir: string } {
-  mkdirSync(join(home, 'blobs'), { recursive: true });
+  ensurePrivateDir(home);
+  ensurePrivateDir(join(home, 'blobs'));
   return { dbPath: join(home, 'brain.db'), blobDir: join(home, 'blobs') };
 }
 
@@ -41,9 +43,16 @@ export function assertUserId(id: string): string {
   return id;
 }
 
+/** Read first: only a new workspace writes its id, so opening an old one takes no write lock ([B1]). */
 export function workspaceId(db: Db): string {
-  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?)").run(randomUUID());
-  return (db.prepare("SELECT value FROM meta WHERE key = 'workspace_id'").get() as { value: string }).value;
+  const read = () =>
+    db.prepare("SELECT value FROM meta WHERE key = 'workspace_id'").get() as { value: string } | undefined;
+  const known = read();
+  if (known) return known.value;
+  writeTx(db, () =>
+    db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?)").run(randomUUID()),
+  );
+  return (read() as { value: string }).value;
 }
 
 export function ensureUser(db: Db, id: string): void {
@@ -58,6 +67,11 @@ export function userExists(db: Db, id: string): boolean {
   return db.prepare('SELECT 1 FROM users WHERE id = ?').get(id) !== undefined;
 }
 
+/** ensureUser for opening a workspace: writes (and takes the write lock) only for a new member ([B1]). */
+export function ensureUserOnOpen(db: Db, id: string): void {
+  if (!userExists(db, assertUserId(id))) writeTx(db, () => ensureUser(db, id));
+}
+
 /** `brain members add <user> [--team t...]`: creates the user and teams as needed. */
 export function addMember(
   db: Db,
@@ -65,7 +79,7 @@ export function addMember(
   teams: readonly string[],
 ): { user: string; teams: string[] } {
   const now = new Date().toISOString();
-  db.transaction(() => {
+  writeTx(db, () => {
     ensureUser(db, userId);
     for (const team of teams) {
       db.prepare('INSERT OR IGNORE INTO teams (id, name, created_at) VALUES (?, ?, ?)').run(
@@ -75,7 +89,7 @@ export function addMember(
       );
       db.prepare('INSERT OR IGNORE INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, userId);
     }
-  }).immediate();
+  });
   const rows = db
     .prepare('SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id')
     .all(userId) as {

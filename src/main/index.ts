@@ -19,6 +19,10 @@ import {
   withContentSecurityPolicy,
 } from './security.ts';
 
+// Files this process creates (the profile) are the user's only ([M1] in docs/SECURITY.md); the
+// engine process sets the same umask itself (src/engine/api/utility-entry.ts).
+process.umask(0o077);
+
 const here = dirname(fileURLToPath(import.meta.url));
 const preloadPath = join(here, '../preload/index.cjs');
 const rendererIndexPath = join(here, '../renderer/index.html');

@@ -3,10 +3,16 @@
  * `<dataDir>/blobs` (or S3 when `BRAIN_S3_BUCKET` is set), migrations, the workspace on first
  * start (with one admin invitation), then HTTP. One PGlite data folder belongs to one process:
  * a lock file with the owner's pid refuses a second one while the first is alive.
+ *
+ * The data folder is the owner's only (rule [M1] in docs/SECURITY.md): folders 0700, files 0600,
+ * a folder left looser by an older release tightened once at start. PGlite sets its own file
+ * modes (world-readable ones from its initial data files), so `<dataDir>/db` is tightened after
+ * it opens and after it closes; while it runs, the 0700 folder above it is the guard.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenTree } from '../engine/util/private-files.ts';
 import { AppError } from '../shared/errors.ts';
 import { type AppDeps, buildApp, DEFAULT_RATE_LIMIT } from './app.ts';
 import { createS3BlobStore, s3ConfigFromEnv } from './blobs/s3.ts';
@@ -51,7 +57,7 @@ function lockDataDir(dataDir: string): () => void {
   } catch (err) {
     if (err instanceof AppError) throw err;
   }
-  writeFileSync(path, String(process.pid));
+  writeFileSync(path, String(process.pid), { mode: PRIVATE_FILE_MODE });
   return () => rmSync(path, { force: true });
 }
 
@@ -64,8 +70,15 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): AppDeps[
 async function openDb(opts: StartOptions): Promise<{ db: Db; unlock: () => void }> {
   if (opts.databaseUrl) return { db: await openPostgres(opts.databaseUrl), unlock: () => undefined };
   const unlock = lockDataDir(opts.dataDir);
+  const dir = join(opts.dataDir, 'db');
   try {
-    return { db: await openPglite(join(opts.dataDir, 'db')), unlock };
+    const db = await openPglite(dir);
+    tightenTree(dir);
+    const close = async () => {
+      await db.close();
+      tightenTree(dir);
+    };
+    return { db: { ...db, close }, unlock };
   } catch (err) {
     unlock();
     throw err;
@@ -73,7 +86,7 @@ async function openDb(opts: StartOptions): Promise<{ db: Db; unlock: () => void 
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
-  mkdirSync(opts.dataDir, { recursive: true });
+  ensurePrivateDir(opts.dataDir);
   const clock = opts.clock ?? systemClock;
   const { db, unlock } = await openDb(opts);
   try {
@@ -81,10 +94,12 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const firstInvite = await ensureWorkspace(db, clock.now());
     const s3 = s3ConfigFromEnv();
     const blobs = opts.blobs ?? (s3 ? createS3BlobStore(s3) : createFsBlobStore(join(opts.dataDir, 'blobs')));
+    const uploadDir = join(opts.dataDir, 'uploads');
+    ensurePrivateDir(uploadDir);
     const app = await buildApp({
       db,
       blobs,
-      uploadDir: join(opts.dataDir, 'uploads'),
+      uploadDir,
       clock,
       logger: opts.logger ?? false,
       rateLimit: opts.rateLimit ?? rateLimitFromEnv(),

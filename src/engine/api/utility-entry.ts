@@ -11,6 +11,10 @@ type ParentPort = {
   postMessage(message: EngineMessage): void;
 };
 
+// What libraries create in the workspace (SQLite's journal files) is the owner's only, as in the
+// CLI ([M1] in docs/SECURITY.md); a utility process may not inherit the main process's umask.
+process.umask(0o077);
+
 const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
 if (!port) {
   console.error('utility-entry must run as an Electron utility process');

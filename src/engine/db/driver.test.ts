@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb, writeTx } from './driver.ts';
+import { toTransferable } from '../../shared/errors.ts';
+import { openDb, writeLockTimeoutMs, writeTx } from './driver.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
@@ -48,5 +50,53 @@ describe('database', () => {
     holder.prepare('ROLLBACK').run();
     holder.close();
     waiter.close();
+  });
+
+  it('[B1] opening a migrated database runs no write: it opens while another connection holds the lock', () => {
+    const path = tempDb();
+    openDb(path).close();
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    const reader = openDb(path, { busyTimeoutMs: 0 });
+    expect(reader.prepare('SELECT COUNT(*) AS n FROM __migrations__').get()).toEqual({
+      n: MIGRATIONS.length,
+    });
+    reader.close();
+    holder.exec('ROLLBACK');
+    holder.close();
+  });
+
+  it('[B2] migrations at open and statements outside writeTx that wait out the lock are busy, not internal', () => {
+    const fresh = tempDb();
+    const early = new Database(fresh);
+    early.exec('CREATE TABLE t (x); BEGIN IMMEDIATE');
+    expect(() => openDb(fresh, { busyTimeoutMs: 50 })).toThrow(expect.objectContaining({ code: 'busy' }));
+    early.exec('ROLLBACK');
+    early.close();
+
+    const path = tempDb();
+    openDb(path).close();
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    const waiter = openDb(path, { busyTimeoutMs: 50 });
+    let raw: unknown;
+    try {
+      waiter.prepare("INSERT INTO meta VALUES ('k', 'v')").run();
+    } catch (err) {
+      raw = err;
+    }
+    expect(toTransferable(raw)).toEqual({
+      code: 'busy',
+      message: expect.stringMatching(/another Org Brain process/),
+    });
+    waiter.close();
+    holder.exec('ROLLBACK');
+    holder.close();
+  });
+
+  it('the write-lock wait comes from BRAIN_WRITE_LOCK_TIMEOUT_MS when it is a whole number', () => {
+    expect(writeLockTimeoutMs({})).toBe(10_000);
+    expect(writeLockTimeoutMs({ BRAIN_WRITE_LOCK_TIMEOUT_MS: '250' })).toBe(250);
+    expect(writeLockTimeoutMs({ BRAIN_WRITE_LOCK_TIMEOUT_MS: 'soon' })).toBe(10_000);
   });
 });

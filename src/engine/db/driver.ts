@@ -1,28 +1,49 @@
 /**
  * Opens the workspace database: WAL so readers never block the writer, a bounded busy timeout so
  * a writer waiting on another process fails clearly instead of hanging, sqlite-vec loaded.
+ * Opening a database that is already migrated runs no write statement, so read-only commands
+ * open and answer while another process holds the write lock (rules [B1] and [B2] in
+ * docs/WORKSPACE.md). The file is created 0600 (rule [M1] in docs/SECURITY.md).
  */
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { WRITE_LOCK_TIMEOUT_MS } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import { AppError, BUSY_MESSAGE, isSqliteLockError } from '../../shared/errors.ts';
+import { ensurePrivateFile, tightenFile } from '../util/private-files.ts';
 import { migrate } from './migrate.ts';
 
 export type Db = Database.Database;
 
+/** How long a writer waits for the lock: WRITE_LOCK_TIMEOUT_MS, or BRAIN_WRITE_LOCK_TIMEOUT_MS when set. */
+export function writeLockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BRAIN_WRITE_LOCK_TIMEOUT_MS;
+  const ms = Number(raw);
+  return raw && Number.isInteger(ms) && ms >= 0 ? ms : WRITE_LOCK_TIMEOUT_MS;
+}
+
 export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): Db {
+  const onDisk = path !== '' && path !== ':memory:' && !path.startsWith('file:');
+  if (onDisk) ensurePrivateFile(path);
   const db = new Database(path, {
-    timeout: options.busyTimeoutMs ?? WRITE_LOCK_TIMEOUT_MS,
+    timeout: options.busyTimeoutMs ?? writeLockTimeoutMs(),
     // The desktop app's engine process runs on Electron's ABI and brings its own build of the binding.
     nativeBinding: process.env.BRAIN_SQLITE_BINDING || undefined,
   });
-  sqliteVec.load(db);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // Checkpoint the WAL every ~16 MB instead of 4 MB: indexing writes in many short transactions.
-  db.pragma('wal_autocheckpoint = 4000');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
+  try {
+    sqliteVec.load(db);
+    // The journal mode is kept in the file: only a new database needs it set (that takes a lock).
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Checkpoint the WAL every ~16 MB instead of 4 MB: indexing writes in many short transactions.
+    db.pragma('wal_autocheckpoint = 4000');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw asBusy(err);
+  }
+  // Journal files left by an older release keep their old mode; new ones take the database's.
+  if (onDisk) for (const suffix of ['-wal', '-shm']) tightenFile(`${path}${suffix}`);
   return db;
 }
 
@@ -35,15 +56,9 @@ export function writeTx<T>(db: Db, fn: () => T): T {
   }
 }
 
+/** SQLITE_BUSY and SQLITE_LOCKED (extended codes too) become AppError('busy'); anything else passes. */
 export function asBusy(err: unknown): unknown {
-  const code = (err as { code?: string }).code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    return new AppError(
-      'busy',
-      'The workspace is busy: another Org Brain process held the write lock too long. Try again in a moment.',
-    );
-  }
-  return err;
+  return isSqliteLockError(err) ? new AppError('busy', BUSY_MESSAGE) : err;
 }
 
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();

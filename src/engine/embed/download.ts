@@ -4,6 +4,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DEFAULT_MODEL_ID, EMBED_DIM } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
+import { PRIVATE_DIR_MODE, tightenTree } from '../util/private-files.ts';
 import { startWorker } from '../util/worker.ts';
 import { hasModelFiles } from './model-dir.ts';
 import type { DownloadReply, DownloadWorkerInput } from './types.ts';
@@ -41,16 +42,18 @@ export function downloadModel(opts: DownloadOptions): Promise<string> {
 /** Downloads into a staging folder, then moves it into place, so a half download never looks like a model. */
 async function fetchInto(target: string, modelId: string, opts: DownloadOptions, entry: Download) {
   const staging = join(opts.home, 'models', `.download-${randomUUID()}`);
-  await mkdir(staging, { recursive: true });
+  await mkdir(staging, { recursive: true, mode: PRIVATE_DIR_MODE });
   try {
     await runDownloadWorker({ modelId, cacheDir: staging, remoteHost: opts.remoteHost }, (fraction, file) => {
       entry.fraction = fraction;
       opts.onProgress?.(fraction, file);
     });
     if (existsSync(target)) await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     await rename(join(staging, modelId), target);
     await writeManifest(target, modelId);
+    // The hub library writes with the process umask; the workspace keeps owner-only modes ([M1]).
+    tightenTree(target);
     opts.onProgress?.(1, '');
     return target;
   } catch (err) {
