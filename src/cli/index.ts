@@ -12,6 +12,7 @@ import { registerIndex } from './commands/index-cmd.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerMembers } from './commands/members.ts';
 import { registerModel } from './commands/model.ts';
+import { registerMove } from './commands/move.ts';
 import { registerRead } from './commands/read.ts';
 import { registerRuns } from './commands/runs.ts';
 import { registerSearch } from './commands/search.ts';
@@ -20,6 +21,7 @@ import { registerServer } from './commands/server.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerTeams } from './commands/teams.ts';
+import { fail } from './output.ts';
 
 export function buildProgram(): Command {
   const program = new Command('brain')
@@ -29,6 +31,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerAdd(program);
+  registerMove(program);
   registerIndex(program);
   registerSearch(program);
   registerRead(program);
@@ -51,6 +54,11 @@ export function buildProgram(): Command {
   return program;
 }
 
+// Everything this process creates is its owner's only ([M1] in docs/SECURITY.md): our own files
+// pass 0600/0700 explicitly, and the umask covers what libraries create (SQLite, PGlite folders).
+// The CLI writes nowhere else except the UI build `brain serve` may start (src/cli/commands/serve.ts).
+process.umask(0o077);
+
 // `brain search … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
@@ -61,5 +69,7 @@ try {
   await buildProgram().parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
-  throw err;
+  // A command that let an error through still answers as `error[<code>]: message` (a lock error
+  // as `busy`, docs/WORKSPACE.md [B2]); BRAIN_DEBUG adds the stack.
+  fail(err);
 }

@@ -11,16 +11,17 @@ import { type Db, openDb } from './db/driver.ts';
 import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
 import { type IndexProgress, type IndexReport, runIndex } from './index-queue.ts';
 import { closeIngestWorkers } from './ingest/index.ts';
+import { type MovePlan, type MoveResult, moveItem, planMove } from './move.ts';
 import { type LineRange, type ReadResult, readItem } from './read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
 import { closeVectorWorker } from './search/vector-client.ts';
 import { connectedUser, type SyncStatus, syncStatus } from './sync/state.ts';
-import { logEvent, type Surface } from './telemetry.ts';
+import { flushTelemetry, logEvent, type Surface } from './telemetry.ts';
 import {
   addMember,
   ensureHome,
-  ensureUser,
+  ensureUserOnOpen,
   localUserName,
   resolveHome,
   userExists,
@@ -73,7 +74,8 @@ export class Engine {
     this.workspaceId = workspaceId(this.db);
     this.surface = options.surface ?? 'cli';
     const local = localUserName();
-    ensureUser(this.db, local);
+    // Opening writes nothing unless something is missing: reads work beside a writer ([B1]).
+    ensureUserOnOpen(this.db, local);
     this.user = options.user ?? connectedUser(this.db) ?? local;
     if (!userExists(this.db, this.user)) {
       throw new AppError(
@@ -101,11 +103,29 @@ export class Engine {
       { db: this.db, blobs: this.blobs, workspaceId: this.workspaceId, user: this.user },
       paths,
       scope,
+      options.scope !== undefined,
     );
     logEvent(this.db, this.surface, this.user, 'add', {
       added: result.added.length,
       unchanged: result.unchanged.length,
       refused: result.refused.length,
+    });
+    return result;
+  }
+
+  /** What moving a file (and its sections) or a note to `scope` would do; refuses as `move` would. */
+  planMove(id: string, scope: string): MovePlan {
+    return planMove(this.db, this.user, id, scope);
+  }
+
+  /** Moves a file (and its sections) or a note to another scope (src/engine/move.ts). */
+  move(id: string, scope: string): MoveResult {
+    const result = moveItem(this.db, this.user, id, scope);
+    logEvent(this.db, this.surface, this.user, 'move', {
+      id: result.id,
+      from: result.from,
+      to: result.to,
+      items: result.items,
     });
     return result;
   }
@@ -210,6 +230,7 @@ export class Engine {
     await this.embedder.close();
     await closeIngestWorkers();
     await closeVectorWorker(this.db);
+    flushTelemetry(this.db); // rows a busy write lock held back get one more short try
     this.db.close();
   }
 }

@@ -8,6 +8,7 @@ import type { FileFormat } from '../shared/types.ts';
 import type { BlobStore } from './blobs.ts';
 import { type Db, stmt, writeTx } from './db/driver.ts';
 import type { Embedder } from './embed/index.ts';
+import { isSameBytesNote, visibleHealth } from './health.ts';
 import { edgeId, sectionId } from './ids.ts';
 import { type Chunk, type Extraction, extractFile } from './ingest/index.ts';
 import { FtsBatch, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from './items.ts';
@@ -36,11 +37,11 @@ function sectionKey(file: ItemRow, chunk: Chunk): string {
   return `${file.source_key}@${(file.blob ?? '').slice(0, 16)}#${chunk.key}`;
 }
 
-function planSections(ctx: IndexContext, file: ItemRow, chunks: readonly Chunk[]): PlannedSection[] {
+function planSections(file: ItemRow, chunks: readonly Chunk[]): PlannedSection[] {
   return chunks.map((chunk, ordinal) => {
     const key = sectionKey(file, chunk);
     return {
-      id: sectionId(ctx.workspaceId, file.source_key, key),
+      id: sectionId(file.id, key),
       chunkKey: chunk.key,
       key,
       label: chunk.label,
@@ -88,7 +89,7 @@ export async function indexFile(
   const bytes = ctx.blobs.get(file.blob);
   const extraction = await extractFile(bytes, file.format as FileFormat, file.label);
   onBeat?.();
-  const planned = planSections(ctx, file, extraction.chunks);
+  const planned = planSections(file, extraction.chunks);
   const existing = new Map(
     (
       stmt(ctx.db, "SELECT * FROM items WHERE file_id = ? AND storage_kind = 'section'").all(
@@ -326,7 +327,7 @@ function updateFileRow(
   vectors: Vectors,
   fts: FtsBatch,
 ): void {
-  const health = JSON.stringify(mergeHealth(file.health, extraction.health));
+  const health = JSON.stringify(mergeHealth(db, file, extraction.health));
   const summary = extraction.title;
   const occurredAt = extraction.occurredAt ?? file.occurred_at;
   const same =
@@ -349,9 +350,11 @@ function updateFileRow(
   if (vector && vectors.model) vecUpsert(db, file, vectors.model, vector);
 }
 
-function mergeHealth(stored: string | null, fromExtraction: readonly string[]): string[] {
-  const addNotes = (stored ? (JSON.parse(stored) as string[]) : []).filter(
-    (n) => n.startsWith('same bytes as') || n.startsWith('named '),
+function mergeHealth(db: Db, file: ItemRow, fromExtraction: readonly string[]): string[] {
+  // A same-bytes note stays only while it names a file every reader of this one sees (org, or
+  // this file's own scope): one an older release wrote about a hidden file is dropped here.
+  const addNotes = visibleHealth(db, file, ['org', file.scope]).filter(
+    (n) => isSameBytesNote(n) || n.startsWith('named '),
   );
   return [...new Set([...addNotes, ...fromExtraction])];
 }

@@ -13,8 +13,9 @@ import { AppError } from '../../shared/errors.ts';
 import type { FileFormat } from '../../shared/types.ts';
 import type { Engine } from '../engine.ts';
 import { entityDossier } from '../entity-dossier.ts';
+import { visibleHealth } from '../health.ts';
 import { readWholeText } from '../ingest/index.ts';
-import { type ItemRow, parseHealth, parseLocator } from '../items.ts';
+import { type ItemRow, parseLocator } from '../items.ts';
 import { visibleRow } from '../read.ts';
 import { citationOf } from '../search/search.ts';
 
@@ -90,7 +91,9 @@ export function listFiles(engine: Engine, input: ParsedInputs['files.list']): Fi
   const rows = page.map((p) => byRowid.get(p.rowid)).filter((r): r is FileSqlRow => r !== undefined);
   // Facets cost two scans: only the first page carries them (the grid reads them from page 0).
   const offered = input.offset === 0 ? facets(engine, scopes) : { kinds: [], scopes: [] };
-  return { total, rows: rows.map(toFileRow), facets: offered };
+  // Health may name another file (same bytes): only one this user can see (src/engine/health.ts).
+  const fileRows = rows.map((r) => toFileRow(r, visibleHealth(engine.db, r, scopes)));
+  return { total, rows: fileRows, facets: offered };
 }
 
 function facets(engine: Engine, scopes: readonly string[]): FileList['facets'] {
@@ -106,7 +109,7 @@ function facets(engine: Engine, scopes: readonly string[]): FileList['facets'] {
   return { kinds: list('kind'), scopes: list('scope') };
 }
 
-function toFileRow(r: FileSqlRow): FileRow {
+function toFileRow(r: FileSqlRow, health: string[]): FileRow {
   return {
     id: r.id,
     label: r.label,
@@ -119,13 +122,14 @@ function toFileRow(r: FileSqlRow): FileRow {
     scope: r.scope,
     state: r.state,
     reason: r.state === 'failed' ? r.index_error : null,
-    health: parseHealth(r.health),
+    health,
     sections: r.sections,
     version: r.version,
   };
 }
 
-export function toItemView(r: ItemRow): ItemView {
+/** `health`: the notes this viewer may see (visibleHealth in src/engine/health.ts). */
+export function toItemView(r: ItemRow, health: string[]): ItemView {
   return {
     id: r.id,
     storageKind: r.storage_kind,
@@ -142,7 +146,7 @@ export function toItemView(r: ItemRow): ItemView {
     size: r.size,
     format: r.format,
     path: r.canonical_value ?? null,
-    health: parseHealth(r.health),
+    health,
     reason: r.index_error,
     locator: parseLocator(r.locator),
   };
@@ -191,9 +195,10 @@ function locateSection(text: string, section: ItemRow): { start: number; end: nu
 export async function dossier(engine: Engine, id: string, at?: Span): Promise<Dossier> {
   const scopes = engine.scopes();
   const item = visibleRow(engine.db, id, scopes);
+  const view = (r: ItemRow) => toItemView(r, visibleHealth(engine.db, r, scopes));
   if (item.storage_kind === 'entity') {
     return {
-      item: toItemView(item),
+      item: view(item),
       file: null,
       outline: [],
       text: null,
@@ -205,7 +210,7 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
   }
   if (item.storage_kind === 'note') {
     return {
-      item: toItemView(item),
+      item: view(item),
       file: null,
       outline: [],
       text: item.body,
@@ -218,8 +223,8 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
     item.storage_kind === 'file' ? item : item.file_id ? visibleRow(engine.db, item.file_id, scopes) : null;
   if (!file) throw new AppError('not-found', `No file for ${id}.`);
   const base = {
-    item: toItemView(item),
-    file: toItemView(file),
+    item: view(item),
+    file: view(file),
     outline: outlineOf(engine, file.id),
     citation: citationOf(item, file),
   };

@@ -138,7 +138,7 @@ export class BrainHost {
   async upload(file: { name: string; path: string; bytes: Uint8Array; scope?: string }): Promise<AddReport> {
     const scope = parseScope(file.scope);
     assertCanWrite(this.engine.db, this.engine.user, scope);
-    const result: AddResult = { added: [], unchanged: [], refused: [] };
+    const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
     const path = file.path.replace(/^\/+/, '') || file.name;
     addBytes(
       {
@@ -154,6 +154,7 @@ export class BrainHost {
         sourceKey: `upload:${this.engine.user}:${path}`,
         mtime: new Date(),
         scope,
+        scopeAsked: file.scope !== undefined,
       },
       result,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReports, refusedReport, runQueue, summarizeReport } from './upload-queue.ts';
+import { emptyReport, mergeReports, refusedReport, runQueue, summarizeReport } from './upload-queue.ts';
 
 describe('runQueue', () => {
   it('never runs more than the concurrency at once and keeps the order of results', async () => {
@@ -41,5 +41,15 @@ describe('reports', () => {
     expect(merged.refused).toEqual([{ path: 'c.png', reason: 'unsupported format' }]);
     expect(summarizeReport(merged)).toBe('2 added, 1 unchanged, 1 refused');
     expect(summarizeReport(mergeReports([]))).toBe('Nothing added');
+  });
+
+  it('[S24] keeps every file that stayed in its scope when merging', () => {
+    const kept = { id: 'f', label: 'f.md', path: 'f.md', scope: 'org', asked: 'team:ops' };
+    const merged = mergeReports([
+      { added: [], unchanged: [{ id: 'f', label: 'f.md', path: 'f.md' }], refused: [], scopeKept: [kept] },
+      { added: [], unchanged: [], refused: [] },
+    ]);
+    expect(merged.scopeKept).toEqual([kept]);
+    expect(mergeReports([emptyReport()]).scopeKept).toBeUndefined();
   });
 });

@@ -42,6 +42,8 @@ export function mergeReports(reports: readonly AddReport[]): AddReport {
     merged.unchanged.push(...r.unchanged);
     merged.refused.push(...r.refused);
   }
+  const kept = reports.flatMap((r) => r.scopeKept ?? []);
+  if (kept.length > 0) merged.scopeKept = kept;
   return merged;
 }
 

@@ -1,6 +1,7 @@
-import { CheckCircle2, CircleSlash, Copy } from 'lucide-react';
+import { CheckCircle2, CircleSlash, Copy, Lock } from 'lucide-react';
 import { useState } from 'react';
 import type { AddReport } from '#shared/api/types.ts';
+import { type ScopeKeptFile, scopeKeptSentence } from '#shared/scope-kept.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { call } from '../../lib/api.ts';
@@ -23,6 +24,7 @@ export function AddReportDialog({ report, source, autoIndex, onClose, onIndexed 
   const [error, setError] = useState<unknown>(null);
   if (!report) return null;
   const { added, unchanged, refused } = report;
+  const scopeKept = report.scopeKept ?? [];
   const title =
     added.length > 0
       ? `Added ${plural(added.length, 'file')}`
@@ -60,6 +62,9 @@ export function AddReportDialog({ report, source, autoIndex, onClose, onIndexed 
           <span className={refused.length ? 'report-count report-count--refused' : 'report-count'}>
             {refused.length} refused
           </span>
+          {scopeKept.length > 0 ? (
+            <span className="report-count">{scopeKept.length} kept in their scope</span>
+          ) : null}
         </span>
       }
       size="large"
@@ -93,6 +98,7 @@ export function AddReportDialog({ report, source, autoIndex, onClose, onIndexed 
           {refused.length > SHOWN ? <p className="muted">and {refused.length - SHOWN} more</p> : null}
         </section>
       ) : null}
+      <ScopeKeptSection kept={scopeKept} />
       {added.length > 0 ? (
         <section aria-label="Added files" className="report-section">
           <h3 className="report-section__title">
@@ -124,5 +130,29 @@ export function AddReportDialog({ report, source, autoIndex, onClose, onIndexed 
         </section>
       ) : null}
     </Dialog>
+  );
+}
+
+/**
+ * Files already here that the drop asked to put in another scope: adding never moves a file
+ * (moving is `brain move`, docs/SYNC_SPEC.md [S24]), and the report says so in the CLI's words.
+ */
+function ScopeKeptSection({ kept }: { kept: readonly ScopeKeptFile[] }) {
+  if (kept.length === 0) return null;
+  return (
+    <section aria-label="Files kept in their scope" className="report-section">
+      <h3 className="report-section__title">
+        <Lock size={14} aria-hidden="true" /> Kept in their scope
+      </h3>
+      <ul className="report-list">
+        {kept.slice(0, SHOWN).map((k) => (
+          <li key={k.id} className="report-list__item">
+            <span className="report-list__name">{k.path || k.label}</span>
+            <span className="muted">{scopeKeptSentence(k)}</span>
+          </li>
+        ))}
+      </ul>
+      {kept.length > SHOWN ? <p className="muted">and {kept.length - SHOWN} more</p> : null}
+    </section>
   );
 }
