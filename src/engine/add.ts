@@ -6,18 +6,24 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { MAX_FILE_BYTES } from '../shared/constants.ts';
+import { AppError } from '../shared/errors.ts';
 import type { FileFormat } from '../shared/types.ts';
 import type { BlobStore } from './blobs.ts';
 import { type Db, writeTx } from './db/driver.ts';
-import { itemId } from './ids.ts';
+import { sameBytesNote } from './health.ts';
+import { ownedItemId } from './ids.ts';
 import { detectFormat } from './ingest/index.ts';
 import { getRow } from './items.ts';
 
 export type AddedFile = { id: string; label: string; path: string };
+/** A file already here, in `scope`, that was added again asking for another scope: it stays where it is. */
+export type ScopeKept = AddedFile & { scope: string; asked: string };
 export type AddResult = {
   added: AddedFile[];
   unchanged: AddedFile[];
   refused: { path: string; reason: string }[];
+  /** Set whenever a scope was asked for (absent for watched folders, which never ask). */
+  scopeKept?: ScopeKept[];
 };
 export type AddContext = { db: Db; blobs: BlobStore; workspaceId: string; user: string };
 
@@ -56,12 +62,20 @@ function expandPaths(paths: readonly string[], refused: AddResult['refused']): s
   return files;
 }
 
-export function addPaths(ctx: AddContext, paths: readonly string[], scope: string): AddResult {
-  const result: AddResult = { added: [], unchanged: [], refused: [] };
+/** `scopeAsked`: the person named the scope (`--scope`), so a file kept in another one is reported. */
+export function addPaths(
+  ctx: AddContext,
+  paths: readonly string[],
+  scope: string,
+  scopeAsked = false,
+): AddResult {
+  const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
   for (const path of expandPaths(paths, result.refused)) {
     try {
-      addOne(ctx, path, scope, result);
+      addOne(ctx, path, { scope, scopeAsked }, result);
     } catch (err) {
+      // A busy workspace is not this file's fault: the command fails ([B2] in docs/WORKSPACE.md).
+      if (err instanceof AppError && err.code === 'busy') throw err;
       result.refused.push({ path, reason: err instanceof Error ? err.message : String(err) });
     }
   }
@@ -72,7 +86,12 @@ export function tooLargeReason(size: number): string {
   return `too large: ${(size / 1024 / 1024).toFixed(1)} MB (the limit is 100 MB)`;
 }
 
-function addOne(ctx: AddContext, path: string, scope: string, result: AddResult): void {
+function addOne(
+  ctx: AddContext,
+  path: string,
+  scope: Pick<AddSource, 'scope' | 'scopeAsked'>,
+  result: AddResult,
+): void {
   const st = statSync(path);
   if (st.size > MAX_FILE_BYTES) {
     result.refused.push({ path, reason: tooLargeReason(st.size) });
@@ -87,7 +106,7 @@ function addOne(ctx: AddContext, path: string, scope: string, result: AddResult)
       path: real,
       sourceKey: `file:${real}`,
       mtime: st.mtime,
-      scope,
+      ...scope,
     },
     result,
   );
@@ -101,7 +120,10 @@ export type AddSource = {
   path: string;
   sourceKey: string;
   mtime: Date;
+  /** The scope of a new item. A file already here keeps its own: scopes change only by `brain move`. */
   scope: string;
+  /** The person named `scope` (rather than a default or a watched folder's): report a kept scope. */
+  scopeAsked?: boolean;
   originSource?: string;
 };
 
@@ -119,17 +141,19 @@ export function addBytes(ctx: AddContext, source: AddSource, result: AddResult):
   }
   const real = path;
   const st = { mtime: source.mtime };
-  const id = itemId(ctx.workspaceId, 'file', sourceKey);
+  const id = ownedItemId(ctx.workspaceId, 'file', ctx.user, sourceKey);
   const label = source.name;
   const existing = getRow(ctx.db, id);
   const blob = ctx.blobs.put(bytes);
   const entry = { id, label, path: real };
+  if (existing) noteScopeKept(source, existing.scope, entry, result);
   if (existing && existing.blob === blob && existing.retired_at === null) {
     result.unchanged.push(entry);
     return;
   }
   const now = new Date().toISOString();
-  const health = JSON.stringify(detected.health.concat(sameBytesNote(ctx.db, blob, id)));
+  const sameBytes = sameBytesNote(ctx.db, { id, blob, scope: existing?.scope ?? scope });
+  const health = JSON.stringify(detected.health.concat(sameBytes));
   writeTx(ctx.db, () => {
     if (existing) {
       // New bytes under the same key: a new version of the same item, answerable again once re-indexed.
@@ -186,11 +210,14 @@ export function addBytes(ctx: AddContext, source: AddSource, result: AddResult):
   result.added.push(entry);
 }
 
-function sameBytesNote(db: Db, blob: string, id: string): string[] {
-  const other = db
-    .prepare(
-      "SELECT label FROM items WHERE blob = ? AND id != ? AND storage_kind = 'file' AND retired_at IS NULL",
-    )
-    .get(blob, id) as { label: string } | undefined;
-  return other ? [`same bytes as ${other.label}`] : [];
+/**
+ * Re-adding never moves a file: a scope change shows the file to other people (and hides it from
+ * some), so it is its own confirmed action, `brain move` (src/engine/move.ts, docs/SYNC_SPEC.md
+ * [S24]). Asking for another scope here is answered, never silently ignored.
+ */
+function noteScopeKept(source: AddSource, current: string, entry: AddedFile, result: AddResult): void {
+  if (!source.scopeAsked || current === source.scope) return;
+  const kept = result.scopeKept ?? [];
+  kept.push({ ...entry, scope: current, asked: source.scope });
+  result.scopeKept = kept;
 }

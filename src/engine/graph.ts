@@ -10,10 +10,11 @@
  */
 import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
+import { edgeDiscriminator } from '../shared/ids.ts';
 import type { StorageKind } from '../shared/types.ts';
 import type { Db } from './db/driver.ts';
 import { writeTx } from './db/driver.ts';
-import { edgeId, itemId } from './ids.ts';
+import { edgeId, entityItemId } from './ids.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow } from './items.ts';
 import { visibleRow } from './read.ts';
 import { narrowestScope } from './scope.ts';
@@ -186,7 +187,7 @@ function findOrCreateEntity(
     return { row: found, created: false };
   }
   const sourceKey = `entity:${input.scope}:${input.kind}:${input.normalised}`;
-  const id = itemId(workspaceId, 'entity', sourceKey);
+  const id = entityItemId(workspaceId, input.scope, sourceKey);
   db.prepare(
     `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, canonical_type, canonical_value,
        indexed, scope, origin_actor, origin_source, origin_run, origin_at, occurred_at, created_at, updated_at)
@@ -241,13 +242,15 @@ export function observeMention(
       now,
     );
     if (entity.created) linkFaces(db, entity.row, origin, now);
-    const discriminator = where.span ? `${where.span.start}-${where.span.end}` : normalised;
+    const props = { mention: where.text, name, span: where.span };
+    // Told apart by where the mention is, read from its props (the server recomputes the id).
+    const discriminator = edgeDiscriminator('MENTIONS', JSON.stringify(props));
     const edge: EdgeView = {
       id: edgeId(item.id, 'MENTIONS', entity.row.id, discriminator),
       type: 'MENTIONS',
       from: item.id,
       to: entity.row.id,
-      props: { mention: where.text, name, span: where.span },
+      props,
     };
     upsertEdge(db, edge, origin, now);
     return { entity: { ...itemView(entity.row), created: entity.created }, edge };

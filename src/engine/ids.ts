@@ -1,38 +1,38 @@
 /**
- * Stable ids: derived from workspace + source key, so replaying a write anywhere gives the same id.
- *
- * Ids that belong to a group (a file's sections, an item's edges of one type) start with a hash of
- * the group and end with a hash of their own key. Rows written together then sit side by side in
- * the id indexes: indexing a file touches a few index pages instead of one random page per
- * section, which is most of what a write transaction costs (measured in bench/indexing.ts). The
- * id keeps its 20 hex digits (a 32-bit group prefix and 48 bits of its own key).
+ * Stable ids, derived as src/shared/ids.ts says (the workspace server recomputes them, docs/SYNC_SPEC.md
+ * [S25]): a file or note from its workspace, its creator and its source key; an entity face from
+ * its scope and key; a section from its file's id and key; an edge from its ends and type. The
+ * same write replayed on any of the creator's devices gives the same id; another member's write
+ * of the same source key gives another item.
  */
 import { createHash } from 'node:crypto';
-import type { StorageKind } from '../shared/types.ts';
+import { deriveEdgeId, deriveItemId, type Sha256Hex } from '../shared/ids.ts';
 
-const PREFIX: Record<StorageKind, string> = { file: 'f', section: 's', note: 'n', entity: 'e' };
+export const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
-const hex = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** Any item but a section. */
-export function itemId(
+/** A file or a note, in its creator's namespace. */
+export function ownedItemId(
   workspaceId: string,
-  storageKind: Exclude<StorageKind, 'section'>,
+  storageKind: 'file' | 'note',
+  owner: string,
   sourceKey: string,
 ): string {
-  return `${PREFIX[storageKind]}_${hex(`${workspaceId}\0${sourceKey}`).slice(0, 20)}`;
+  return deriveItemId(sha256Text, workspaceId, storageKind, `user:${owner}`, sourceKey);
 }
 
-/** A section, grouped under its file (by the file's source key). */
-export function sectionId(workspaceId: string, fileSourceKey: string, sectionKey: string): string {
-  const group = hex(`${workspaceId}\0${fileSourceKey}`).slice(0, 8);
-  return `s_${group}${hex(`${workspaceId}\0${sectionKey}`).slice(0, 12)}`;
+/** An entity face, in the scope it is a face of. */
+export function entityItemId(workspaceId: string, scope: string, sourceKey: string): string {
+  return deriveItemId(sha256Text, workspaceId, 'entity', scope, sourceKey);
+}
+
+/** A section, grouped under its file. */
+export function sectionId(fileId: string, sectionKey: string): string {
+  return deriveItemId(sha256Text, '', 'section', fileId, sectionKey);
 }
 
 /** An edge, grouped under its source item and type; `discriminator` tells parallel edges apart. */
 export function edgeId(from: string, type: string, to: string, discriminator = ''): string {
-  const key = discriminator ? `${from}\0${type}\0${to}\0${discriminator}` : `${from}\0${type}\0${to}`;
-  return `g_${hex(`${from}\0${type}`).slice(0, 8)}${hex(key).slice(0, 12)}`;
+  return deriveEdgeId(sha256Text, from, type, to, discriminator);
 }
 
 export function sha256(bytes: Uint8Array): string {

@@ -3,9 +3,10 @@
  * the same key updates the note in place, a different key is a new note even if it reads the same.
  */
 import { AppError } from '../shared/errors.ts';
+import { originUser } from '../shared/ids.ts';
 import type { Db } from './db/driver.ts';
 import { writeTx } from './db/driver.ts';
-import { itemId } from './ids.ts';
+import { ownedItemId } from './ids.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from './items.ts';
 
 export type NoteInput = {
@@ -32,7 +33,10 @@ export function upsertNote(
   const body = input.body.trim();
   if (!label || !body) throw new AppError('validation-failed', 'A note needs a label and a body.');
   const sourceKey = input.sourceKey?.trim() || `note:${input.actor}:${label}:${Date.now()}`;
-  const id = itemId(workspaceId, 'note', sourceKey);
+  // A note is its writer's: the id is made in the namespace of the member its origin names.
+  const owner = originUser(input.actor);
+  if (!owner) throw new AppError('validation-failed', `The origin "${input.actor}" names no member.`);
+  const id = ownedItemId(workspaceId, 'note', owner, sourceKey);
   const now = new Date().toISOString();
   return writeTx(db, () => {
     const prev = getRow(db, id);

@@ -25,9 +25,9 @@ export function statusOf(err: AppError): number {
   return STATUS_OF[err.code] ?? 500;
 }
 
-/** 401: no token, an unknown one, or a revoked one. The message says which. */
-export function unauthorized(message: string): AppError {
-  return new AppError('forbidden', message, { status: 401 });
+/** 401: no token, an unknown one, or a revoked one. The message and `reason` say which ([S1]). */
+export function unauthorized(message: string, reason: 'missing' | 'unknown' | 'revoked'): AppError {
+  return new AppError('forbidden', message, { status: 401, reason });
 }
 
 export function tooLarge(limit: number): AppError {

@@ -25,11 +25,15 @@ export async function getWorkspace(db: Queryable): Promise<Workspace> {
 
 /**
  * Creates the workspace on first start and returns one admin invitation for it; later starts
- * (and other processes racing on the same database) get null.
+ * (and other processes racing on the same database) get null. `id` is for tests (ids derive from it).
  */
-export async function ensureWorkspace(db: Db, at: Date, name = 'Org Brain'): Promise<string | null> {
+export async function ensureWorkspace(
+  db: Db,
+  at: Date,
+  name = 'Org Brain',
+  id = `w_${randomBytes(10).toString('hex')}`,
+): Promise<string | null> {
   return db.transaction(async (tx) => {
-    const id = `w_${randomBytes(10).toString('hex')}`;
     const made = await tx.query(
       'INSERT INTO workspace (id, name, created_at) SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM workspace) RETURNING id',
       [id, name, at.toISOString()],

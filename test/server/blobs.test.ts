@@ -1,7 +1,7 @@
 /** Blobs: verified upload, reads only for users who can see an item that references the blob. */
 import { request } from 'node:http';
 import { expect, it } from 'vitest';
-import { BLOB_MAX_BYTES, ROUTES } from '../../src/shared/sync/protocol.ts';
+import { BLOB_MAX_BYTES, PROTOCOL_HEADER, PROTOCOL_VERSION, ROUTES } from '../../src/shared/sync/protocol.ts';
 import { buildItemOp, itemId, sha256 } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
@@ -19,7 +19,9 @@ forEachBackend('blobs', (backend) => {
     expect(put.body).toEqual({ hash, size: bytes.length });
     expect((await e.admin.putBlob(hash, bytes)).status).toBe(201);
     expect((await bob.headBlob(hash)).status).toBe(404);
-    await e.admin.push([buildItemOp(itemId('f'), 'org', { item: { storage_kind: 'file', blob: hash } })]);
+    await e.admin.push([
+      buildItemOp(itemId('f', 'f'), 'org', { item: { storage_kind: 'file', blob: hash } }),
+    ]);
     expect((await bob.headBlob(hash)).status).toBe(200);
     const got = await bob.getBlob(hash);
     expect(got.status).toBe(200);
@@ -50,6 +52,7 @@ forEachBackend('blobs', (backend) => {
     expect(denied.raw).not.toContain('quarterly');
     expect((await bob.headBlob(hash)).status).toBe(404);
     expect((await bob.getBlob(sha256('never uploaded'))).status).toBe(404);
+    // Uploading the same bytes proves bob has them, but reads go only through visible items ([S27]).
     expect((await bob.putBlob(hash, bytes)).status).toBe(201);
     expect((await bob.getBlob(hash)).status).toBe(404);
   });
@@ -64,6 +67,7 @@ forEachBackend('blobs', (backend) => {
         agent: false,
         headers: {
           authorization: `Bearer ${e.admin.token}`,
+          [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
           'content-type': 'application/octet-stream',
           'content-length': String(BLOB_MAX_BYTES + 1),
         },

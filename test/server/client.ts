@@ -4,6 +4,8 @@ import {
   type MembersResponse,
   type MeResponse,
   type Op,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
   type PullResponse,
   type PushResponse,
   type RedeemResponse,
@@ -26,7 +28,8 @@ export class TestClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ) {
-    const h: Record<string, string> = { ...headers };
+    // Every replica request says its protocol ([S31]); a test may override or drop it.
+    const h: Record<string, string> = { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION), ...headers };
     if (this.token) h.authorization = `Bearer ${this.token}`;
     let payload: string | Uint8Array | undefined;
     if (body instanceof Uint8Array) {

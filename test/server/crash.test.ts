@@ -75,6 +75,8 @@ forEachBackend('crash', (backend) => {
     let server = await startChild(dir, pg?.url ?? null);
     expect(server.invite).toMatch(/^obi_/);
     const admin = await new TestClient(server.url).redeem(server.invite ?? '', 'crash-test');
+    // Ids are made in the server's workspace ([S25]).
+    const ws = ((await admin.me()).body as { workspace: { id: string } }).workspace.id;
     const sent: Op[] = [];
     const acked = new Map<string, number>();
     let unacked: Op[][] = [];
@@ -83,7 +85,10 @@ forEachBackend('crash', (backend) => {
     const nextBatch = () =>
       Array.from({ length: 25 }, () => {
         n++;
-        return buildItemOp(itemId(`crash-${n % 40}`), 'org', { hlc: hlc(n), item: { body: `v${n}` } });
+        return buildItemOp(itemId(`crash-${n % 40}`, 'n', 'admin', ws), 'org', {
+          hlc: hlc(n),
+          item: { body: `v${n}` },
+        });
       });
     const pushAll = async (client: TestClient, batches: Op[][]) => {
       for (const batch of batches) {

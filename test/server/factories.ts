@@ -1,13 +1,51 @@
-/** buildX() factories for protocol ops: valid by default, overridable per test. */
+/**
+ * buildX() factories for protocol ops: valid by default, overridable per test. Ids are made the
+ * way replicas make them ([S25]): `itemId(name, kind, owner)` is the id of a note (or file) named
+ * `name` made by `owner` (default `admin`) in the test workspace (resetDb gives every test the same
+ * workspace id), and buildItem fills the source key, kind and origin that id stands for.
+ */
 import { createHash, randomUUID } from 'node:crypto';
+import { deriveItemId, expectedEdgeId, type Sha256Hex } from '../../src/shared/ids.ts';
 import type { Op, SyncEdge, SyncItem, SyncProposal } from '../../src/shared/sync/protocol.ts';
+import type { StorageKind } from '../../src/shared/types.ts';
 
-export function itemId(name: string, kind: 'n' | 'f' | 's' | 'e' = 'n'): string {
-  return `${kind}_${createHash('sha256').update(name).digest('hex').slice(0, 20)}`;
+export const TEST_WORKSPACE = 'w_00000000000000000001';
+
+const sha: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
+const KINDS: Record<'n' | 'f' | 'e', StorageKind> = { n: 'note', f: 'file', e: 'entity' };
+type Made = { storage_kind: StorageKind; source_key: string; origin_actor: string; file_id?: string };
+const made = new Map<string, Made>();
+
+/** The id `owner` gives a note (`n`) or file (`f`) named `name`; an entity (`e`) is made in `owner` = its scope. */
+export function itemId(
+  name: string,
+  kind: 'n' | 'f' | 'e' = 'n',
+  owner = 'admin',
+  workspace = TEST_WORKSPACE,
+): string {
+  const storageKind = KINDS[kind];
+  const sourceKey = `${storageKind}:${name}`;
+  const namespace = storageKind === 'entity' ? owner : `user:${owner}`;
+  const id = deriveItemId(sha, workspace, storageKind, namespace, sourceKey);
+  made.set(id, {
+    storage_kind: storageKind,
+    source_key: sourceKey,
+    origin_actor: storageKind === 'entity' ? 'admin' : owner,
+  });
+  return id;
 }
 
-export function edgeId(name: string): string {
-  return `g_${createHash('sha256').update(name).digest('hex').slice(0, 20)}`;
+/** A section `name` of file `fileId`: its id derives from the file's ([S25]). */
+export function sectionOf(fileId: string, name: string, owner = 'admin'): string {
+  const sourceKey = `section:${name}`;
+  const id = deriveItemId(sha, TEST_WORKSPACE, 'section', fileId, sourceKey);
+  made.set(id, { storage_kind: 'section', source_key: sourceKey, origin_actor: owner, file_id: fileId });
+  return id;
+}
+
+/** What `itemId` made an id from (a test may build an item of an id it did not make: its own fields then). */
+function madeOf(id: string): Partial<Made> {
+  return made.get(id) ?? {};
 }
 
 export function sha256(bytes: Uint8Array | string): string {
@@ -20,25 +58,26 @@ export function hlc(ms: number, counter = 0, node = 'node1'): string {
 }
 
 export function buildItem(overrides: Partial<SyncItem> & { id: string }): SyncItem {
+  const m = madeOf(overrides.id);
   return {
-    storage_kind: 'note',
+    storage_kind: m.storage_kind ?? 'note',
     kind: 'note',
     label: `label of ${overrides.id}`,
     summary: null,
     body: `body of ${overrides.id}`,
-    source_key: `note:${overrides.id}`,
+    source_key: m.source_key ?? `note:${overrides.id}`,
     canonical_type: null,
     canonical_value: null,
     blob: null,
     format: null,
     size: null,
-    file_id: null,
+    file_id: m.file_id ?? null,
     ordinal: null,
     locator: null,
     indexed: 0,
     health: null,
     scope: 'org',
-    origin_actor: 'someone',
+    origin_actor: m.origin_actor ?? 'admin',
     origin_source: 'test',
     origin_run: null,
     origin_at: '2026-01-01T00:00:00.000Z',
@@ -67,30 +106,31 @@ export function buildItemOp(
   };
 }
 
+/** An edge op; its id is the one its ends, type and props give ([S25]) unless a test names one. */
 export function buildEdgeOp(
   from: string,
   to: string,
   scope = 'org',
   opts: { hlc?: string; opId?: string; edge?: Partial<SyncEdge> } = {},
 ): Extract<Op, { kind: 'edge.upsert' }> {
+  const fields: Omit<SyncEdge, 'id'> = {
+    type: 'LINKS_TO',
+    from_id: from,
+    to_id: to,
+    props: null,
+    origin_actor: 'admin',
+    origin_source: 'test',
+    origin_run: null,
+    origin_at: '2026-01-01T00:00:00.000Z',
+    retired_at: null,
+    ...opts.edge,
+  };
   return {
     id: opts.opId ?? randomUUID(),
     hlc: opts.hlc ?? hlc(1),
     kind: 'edge.upsert',
     scope,
-    edge: {
-      id: edgeId(`${from}->${to}`),
-      type: 'LINKS_TO',
-      from_id: from,
-      to_id: to,
-      props: null,
-      origin_actor: 'someone',
-      origin_source: 'test',
-      origin_run: null,
-      origin_at: '2026-01-01T00:00:00.000Z',
-      retired_at: null,
-      ...opts.edge,
-    },
+    edge: { id: opts.edge?.id ?? expectedEdgeId(sha, fields), ...fields },
   };
 }
 
@@ -104,7 +144,7 @@ export function buildProposal(overrides: Partial<SyncProposal> & { id: string })
   return {
     run_id: `run-${overrides.id.slice(0, 8)}`,
     ordinal: 0,
-    user_id: 'someone',
+    user_id: 'admin',
     kind: 'decision',
     label: `label of ${overrides.id}`,
     body: `body of ${overrides.id}`,
@@ -119,7 +159,7 @@ export function buildProposal(overrides: Partial<SyncProposal> & { id: string })
     run: {
       agent: 'test-agent',
       status: 'succeeded',
-      user: 'someone',
+      user: 'admin',
       ended_at: '2026-01-01T00:00:00.000Z',
       work_products: 'What the run did.',
     },
@@ -127,17 +167,25 @@ export function buildProposal(overrides: Partial<SyncProposal> & { id: string })
   };
 }
 
+/** A proposal made by `by` (default `admin`): its run is theirs ([S26]). */
 export function buildProposalOp(
   id: string,
   scope = 'org',
-  opts: { hlc?: string; opId?: string; proposal?: Partial<SyncProposal> } = {},
+  opts: { hlc?: string; opId?: string; by?: string; proposal?: Partial<SyncProposal> } = {},
 ): Extract<Op, { kind: 'proposal.upsert' }> {
+  const base = buildProposal({ id, scope });
+  const by = opts.by ?? 'admin';
   return {
     id: opts.opId ?? randomUUID(),
     hlc: opts.hlc ?? hlc(1),
     kind: 'proposal.upsert',
     scope,
-    proposal: buildProposal({ id, scope, ...opts.proposal }),
+    proposal: {
+      ...base,
+      user_id: by,
+      run: base.run ? { ...base.run, user: by } : null,
+      ...opts.proposal,
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
-import { buildItemOp } from './factories.ts';
+import { buildItemOp, itemId } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
 forEachBackend('membership', (backend) => {
@@ -130,10 +130,10 @@ forEachBackend('membership', (backend) => {
     const bob = await admin.join('bob', ['eng']);
     await admin.removeFromTeam('eng', 'bob');
     await admin.addToTeam('eng', 'bob');
-    const op1 = buildItemOp('n_00000000000000000001', 'org');
+    const op1 = buildItemOp(itemId('moved', 'n', 'bob'), 'org');
     await bob.push([op1]);
     await bob.push([
-      buildItemOp('n_00000000000000000001', 'team:eng', { hlc: '1767225600002-000000-node1' }),
+      buildItemOp(itemId('moved', 'n', 'bob'), 'team:eng', { hlc: '1767225600002-000000-node1' }),
     ]);
     await admin.revoke('bob');
     const rows = await db.query<{ action: string; subject: string | null; actor: string | null }>(

@@ -11,9 +11,12 @@ import { startTestServer } from './support.ts';
 forEachBackend('operations', (backend) => {
   const env = useServer(backend);
 
-  it('[S17] requests are rate limited per token, with a clear 429', async () => {
+  it('[S17] requests are limited per member once authenticated, with a clear 429', async () => {
     const e = env();
-    const limited = await startTestServer(e.db, { rateLimit: { max: 3, timeWindowMs: 60_000 } });
+    const bobToken = (await e.admin.join('bob')).token;
+    const limited = await startTestServer(e.db, {
+      rateLimit: { max: 3, perAddressMax: 100, timeWindowMs: 60_000 },
+    });
     try {
       const admin = new TestClient(limited.url, e.admin.token);
       const statuses: number[] = [];
@@ -21,9 +24,28 @@ forEachBackend('operations', (backend) => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       const r = await admin.me();
       expect(r.body).toMatchObject({ error: { code: 'busy' } });
-      const bob = new TestClient(limited.url, (await e.admin.join('bob')).token);
-      expect((await bob.me()).status).toBe(200);
+      // Another member has their own budget; a second device of the admin shares the admin's.
+      expect((await new TestClient(limited.url, bobToken).me()).status).toBe(200);
+      const second = await e.admin.join('admin');
+      expect((await new TestClient(limited.url, second.token).me()).status).toBe(429);
       expect((await new TestClient(limited.url).request('GET', ROUTES.health)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('[S17] requests are limited per address before the token is checked: rotating garbage tokens are stopped', async () => {
+    const e = env();
+    const limited = await startTestServer(e.db, {
+      rateLimit: { max: 100, perAddressMax: 5, timeWindowMs: 60_000 },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++)
+        statuses.push((await new TestClient(limited.url, `garbage-${i}-${Math.random()}`).me()).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      // The valid token from the same address is limited too: the address is what was abused.
+      expect((await new TestClient(limited.url, e.admin.token).me()).status).toBe(429);
     } finally {
       await limited.close();
     }

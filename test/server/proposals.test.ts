@@ -43,8 +43,12 @@ forEachBackend('proposals', (backend) => {
       "op scope team:eng differs from the proposal's scope org",
     ]);
     expect(await snapshot(e)).toEqual(before);
-    const create = buildProposalOp(P, 'team:eng');
-    const ok = await bob.push([create, buildProposalOp(Q, 'org'), buildProposalOp(R, 'user:bob')]);
+    const create = buildProposalOp(P, 'team:eng', { by: 'bob' });
+    const ok = await bob.push([
+      create,
+      buildProposalOp(Q, 'org', { by: 'bob' }),
+      buildProposalOp(R, 'user:bob', { by: 'bob' }),
+    ]);
     expect(ok.refused).toEqual([]);
     // The same op again is the same answer ([S5]); another create of the same id is refused.
     expect((await bob.push([create])).accepted).toEqual([{ id: create.id, seq: ok.accepted[0]?.seq }]);
@@ -65,9 +69,9 @@ forEachBackend('proposals', (backend) => {
     const bob = await e.admin.join('bob', ['eng']);
     await e.admin.addToTeam('eng', 'admin');
     await bob.push([
-      buildProposalOp(P, 'org'),
-      buildProposalOp(Q, 'team:eng'),
-      buildProposalOp(R, 'user:bob'),
+      buildProposalOp(P, 'org', { by: 'bob' }),
+      buildProposalOp(Q, 'team:eng', { by: 'bob' }),
+      buildProposalOp(R, 'user:bob', { by: 'bob' }),
     ]);
     const before = await snapshot(e);
     const refused = await bob.push([buildDecisionOp(P, 'org'), buildDecisionOp(Q, 'team:eng')]);
@@ -103,7 +107,7 @@ forEachBackend('proposals', (backend) => {
     const e = env();
     const bob = await e.admin.join('bob', ['eng']);
     const carol = await e.admin.join('carol', ['sales']);
-    await carol.push([buildProposalOp(P, 'team:sales')]);
+    await carol.push([buildProposalOp(P, 'team:sales', { by: 'carol' })]);
     await e.admin.addToTeam('eng', 'admin');
     await e.admin.push([buildProposalOp(Q, 'team:eng')]);
     // bob is made an admin on a second device so that only visibility can refuse him

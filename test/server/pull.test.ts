@@ -52,9 +52,10 @@ forEachBackend('pull', (backend) => {
       buildProposalOp(proposalId('sales'), 'team:sales'),
       buildProposalOp(proposalId('org'), 'org'),
     ]);
-    await bob.push([buildItemOp(itemId('e'), 'team:eng'), buildItemOp(itemId('u'), 'user:bob')]);
+    const [E, U] = [itemId('e', 'n', 'bob'), itemId('u', 'n', 'bob')];
+    await bob.push([buildItemOp(E, 'team:eng'), buildItemOp(U, 'user:bob')]);
     const got = await bob.pullAll();
-    expect(ids(got.ops)).toEqual([A, 'proposal.upsert', itemId('e'), itemId('u')]);
+    expect(ids(got.ops)).toEqual([A, 'proposal.upsert', E, U]);
     const all = await e.admin.pullAll();
     expect(ids(all.ops)).toEqual([
       A,
@@ -99,15 +100,17 @@ forEachBackend('pull', (backend) => {
     const e = env();
     const bob = await e.admin.join('bob', ['eng']);
     const carol = await e.admin.join('carol');
-    await e.admin.push([buildItemOp(A, 'org', { hlc: hlc(1) })]);
+    const mine = itemId('a', 'n', 'bob');
+    await bob.push([buildItemOp(mine, 'org', { hlc: hlc(1) })]);
     const b1 = await bob.pullAll();
     const c1 = await carol.pullAll();
-    await bob.push([buildItemOp(A, 'team:eng', { hlc: hlc(2) })]);
+    // Its author narrows it ([S24]).
+    await bob.push([buildItemOp(mine, 'team:eng', { hlc: hlc(2) })]);
     const b2 = await bob.pullAll(b1.cursor);
     const c2 = await carol.pullAll(c1.cursor);
     expect(b2.evict).toEqual([]);
-    expect(ids(b2.ops)).toEqual([A]);
-    expect(c2.evict).toEqual([A]);
+    expect(ids(b2.ops)).toEqual([mine]);
+    expect(c2.evict).toEqual([mine]);
     expect(c2.ops).toEqual([]);
   });
 

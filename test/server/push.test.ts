@@ -9,6 +9,8 @@ import { forEachBackend, type SuiteEnv, useServer } from './harness.ts';
 const A = itemId('a');
 const B = itemId('b');
 const C = itemId('c');
+/** Ids bob makes: in his own namespace ([S25]). */
+const bobs = (name: string) => itemId(name, 'n', 'bob');
 const P = proposalId('p');
 
 /** Everything the server stores about ops and state: "nothing changed" compares these. */
@@ -36,9 +38,11 @@ forEachBackend('push', (backend) => {
   it('[S2] the actor is the token user, whatever the op says', async () => {
     const { admin } = env();
     const bob = await admin.join('bob');
-    await bob.push([buildItemOp(A, 'org', { item: { origin_actor: 'admin' } })]);
+    // An edit of someone else's item keeps their origin ([S26]); the op's actor is still bob.
+    await admin.push([buildItemOp(A, 'org')]);
+    await bob.push([buildItemOp(A, 'org', { hlc: hlc(2), item: { body: 'edited by bob' } })]);
     const pulled = await admin.pullAll();
-    expect(pulled.ops.map((o) => o.actor)).toEqual(['bob']);
+    expect(pulled.ops.map((o) => o.actor)).toEqual(['admin', 'bob']);
   });
 
   it('[S3] a member writes in org, their own user scope and their teams only', async () => {
@@ -59,9 +63,9 @@ forEachBackend('push', (backend) => {
     ]);
     expect(await snapshot(e)).toEqual(before);
     const ok = await bob.push([
-      buildItemOp(A, 'org'),
-      buildItemOp(B, 'user:bob'),
-      buildItemOp(C, 'team:eng'),
+      buildItemOp(bobs('a'), 'org'),
+      buildItemOp(bobs('b'), 'user:bob'),
+      buildItemOp(bobs('c'), 'team:eng'),
     ]);
     expect(ok.refused).toEqual([]);
   });
@@ -75,8 +79,9 @@ forEachBackend('push', (backend) => {
       buildItemOp(A, 'org', { hlc: hlc(5) }),
       { ...buildItemOp(B, 'org'), scope: 'user:bob' },
     ]);
+    // An id of someone else's item is refused like any id not made in bob's namespace ([S25]).
     expect(r.refused.map((x) => x.reason)).toEqual([
-      `item ${A} is in a scope bob cannot write`,
+      `item id ${A} is not the id of its source key in your namespace`,
       "op scope user:bob differs from the item's scope org",
     ]);
     expect(await snapshot(e)).toEqual(before);
@@ -132,7 +137,7 @@ forEachBackend('push', (backend) => {
     const again = await e.admin.push(ops);
     expect(again).toEqual(first);
     const bob = await e.admin.join('bob');
-    expect(await bob.push([ops[1]!, buildItemOp(C)])).toEqual({
+    expect(await bob.push([ops[1]!, buildItemOp(bobs('c'))])).toEqual({
       accepted: [
         { id: ops[1]!.id, seq: 2 },
         { id: expect.any(String), seq: 3 },
@@ -253,7 +258,7 @@ forEachBackend('push', (backend) => {
       clients.map(async (c, ci) => {
         for (let b = 0; b < 5; b++) {
           const ops = Array.from({ length: 10 }, (_, i) =>
-            buildItemOp(itemId(`c${ci}-${b}-${i}`), 'org', { opId: randomUUID() }),
+            buildItemOp(itemId(`c${ci}-${b}-${i}`, 'n', `u${ci}`), 'org', { opId: randomUUID() }),
           );
           for (const op of ops) sent.add(op.id);
           const r = await c.push(ops);

@@ -13,6 +13,7 @@ import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/pool.ts';
 import type { Db } from '../../src/server/db/types.ts';
 import { ensureWorkspace } from '../../src/server/workspace.ts';
+import { TEST_WORKSPACE } from './factories.ts';
 import { hasPostgres, startPostgres } from './postgres.ts';
 
 export type Backend = {
@@ -54,6 +55,8 @@ export const postgresBackend: Backend = {
 export const BACKENDS: readonly Backend[] = [pgliteBackend, postgresBackend];
 
 const TABLES = [
+  'blob_uploads',
+  'pull_pages',
   'device_holdings',
   'proposals',
   'edges',
@@ -71,13 +74,14 @@ const TABLES = [
 /** Empties every table and makes a fresh workspace; returns its admin invitation. */
 export async function resetDb(db: Db, now = new Date()): Promise<string> {
   await db.exec(`TRUNCATE ${TABLES.join(', ')}; UPDATE sync_state SET last_seq = 0;`);
-  const code = await ensureWorkspace(db, now);
+  const code = await ensureWorkspace(db, now, 'Org Brain', TEST_WORKSPACE);
   if (!code) throw new Error('workspace not created');
   return code;
 }
 
+/** A clock tests move; it starts at the real time, which replicas' clocks are checked against ([S28]). */
 export class FakeClock implements Clock {
-  constructor(private t = Date.parse('2026-01-01T00:00:00Z')) {}
+  constructor(private t = Date.now()) {}
   now(): Date {
     return new Date(this.t);
   }

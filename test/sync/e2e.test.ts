@@ -64,12 +64,13 @@ describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () 
     server = await startServerProcess(data, server.port);
   }
 
-  it('joins replicas (re-keying local items) and two devices adding the same source hold one item', async () => {
+  it('joins replicas (re-keying local items); two members adding the same path hold two items ([S25])', async () => {
     expect(server.invite).toBeTruthy();
     const shared = join(root, 'shared.md');
     admin.write('../shared.md', markdown('Shared', 'pelican logistics'));
-    // bob adds the file before joining (re-keyed on connect), admin after: the same path, the same item
-    await bob.json('add', shared);
+    // bob adds the file before joining (re-keyed on connect), admin after: the same path, but each
+    // member's file is their own item ([S25]); both are in org, so each replica holds both.
+    const bobAdded = await bob.json<{ added: { id: string }[] }>('add', shared);
     const a = await admin.json<ConnectOut>('connect', server.url, '--invite', server.invite ?? '');
     expect(a.isAdmin).toBe(true);
     expect(a.syncError).toBeNull();
@@ -82,8 +83,13 @@ describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () 
     expect(b.syncError).toBeNull();
     await carol.json<ConnectOut>('connect', server.url, '--invite', carolCode);
     const added = await admin.json<{ added: { id: string }[]; unchanged: { id: string }[] }>('add', shared);
+    await admin.json('sync');
+    await bob.json('sync');
+    const adminFile = [...added.added, ...added.unchanged][0]?.id;
     const bobIds = bob.dump().items.map((i) => (i as { id: string }).id);
-    expect(bobIds).toContain([...added.added, ...added.unchanged][0]?.id);
+    expect(bobIds).toContain(adminFile);
+    expect(bobIds).toHaveLength(2);
+    expect(adminFile).not.toBe(bobAdded.added[0]?.id);
   });
 
   it('edits on each replica converge to the same scope-filtered state', async () => {

@@ -28,7 +28,13 @@ export function registerStatus(program: Command): void {
           print(
             `sync       ${y.state ?? 'not yet'} ${y.server} as ${y.user}, ${y.pending} pending, last sync ${y.lastSync ?? 'never'}${y.lastError ? ` (${y.lastError})` : ''}`,
           );
-        }
+        } else if (y.lastError) print(`sync       not connected: ${y.lastError}`);
+        if (y.refused > 0)
+          print(
+            `not sent   ${y.refused} local change${y.refused === 1 ? '' : 's'} will not reach anyone${y.lastRefused ? `; latest: ${y.lastRefused.kind} ${y.lastRefused.ref}: ${y.lastRefused.reason}` : ''}`,
+          );
+        if (y.setAside > 0)
+          print(`set aside  ${y.setAside} pulled operations from a newer Org Brain (update to apply them)`);
       }),
     );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { connect, leave, syncNow } from '../../engine/sync/index.ts';
+import { connect, leave, type SyncReport, syncNow } from '../../engine/sync/index.ts';
+import { AppError } from '../../shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
@@ -34,10 +35,13 @@ export function registerSync(program: Command): void {
     .action((opts: { json?: boolean }) =>
       withEngine(program, async (engine) => {
         const r = await syncNow(engine);
-        if (opts.json) return printJson(r);
-        print(
-          `${r.pushed} pushed${r.refused ? ` (${r.refused} refused)` : ''}, ${r.pulled} pulled${r.evicted ? `, ${r.evicted} removed` : ''}${r.proposals ? `, ${r.proposals} inbox changes (see \`brain inbox\`)` : ''}, ${r.pending} pending, cursor ${r.cursor}`,
-        );
+        if (opts.json) printJson(r);
+        else
+          print(
+            `${r.pushed} pushed${r.refused ? ` (${r.refused} refused)` : ''}, ${r.pulled} pulled${r.evicted ? `, ${r.evicted} removed` : ''}${r.proposals ? `, ${r.proposals} inbox changes (see \`brain inbox\`)` : ''}${r.setAside ? `, ${r.setAside} set aside (from a newer Org Brain: update)` : ''}, ${r.pending} pending, cursor ${r.cursor}`,
+          );
+        // A local change that will never reach anyone is an error, never a quiet count.
+        if (r.unsent.length > 0) throw unsentError(r.unsent);
       }),
     );
 
@@ -56,4 +60,16 @@ export function registerSync(program: Command): void {
         );
       }),
     );
+}
+
+function unsentError(unsent: SyncReport['unsent']): AppError {
+  const shown = unsent
+    .slice(0, 3)
+    .map((u) => `${u.kind} ${u.ref}: ${u.reason}`)
+    .join('; ');
+  const more = unsent.length > 3 ? `; and ${unsent.length - 3} more` : '';
+  return new AppError(
+    'refused',
+    `${unsent.length} local change${unsent.length === 1 ? ' was' : 's were'} not sent: ${shown}${more} (\`brain status\` keeps them listed)`,
+  );
 }

@@ -12,7 +12,7 @@ import { MAX_FILE_BYTES } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
 import { type AddResult, addBytes } from '../add.ts';
 import type { Engine } from '../engine.ts';
-import { itemId } from '../ids.ts';
+import { ownedItemId } from '../ids.ts';
 import { getRow } from '../items.ts';
 import { retireFile } from '../retire.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
@@ -174,7 +174,7 @@ export class FolderWatcher {
     };
     const rel = relative(row.path, path).split(sep).join('/');
     const sourceKey = `${keyPrefix(row.path)}${rel}`;
-    const id = itemId(this.engine.workspaceId, 'file', sourceKey);
+    const id = ownedItemId(this.engine.workspaceId, 'file', this.engine.user, sourceKey);
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(path);
@@ -223,7 +223,7 @@ export class FolderWatcher {
 
   private removed(row: FolderRow, path: string) {
     const rel = relative(row.path, path).split(sep).join('/');
-    const id = itemId(this.engine.workspaceId, 'file', `${keyPrefix(row.path)}${rel}`);
+    const id = ownedItemId(this.engine.workspaceId, 'file', this.engine.user, `${keyPrefix(row.path)}${rel}`);
     return { added: [], changed: [], removed: retireFile(this.engine.db, id) ? [id] : [] };
   }
 }

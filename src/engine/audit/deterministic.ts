@@ -5,6 +5,7 @@
  * so a private entity's name never seeds a mention elsewhere. Mentions are recorded with
  * `observeMention` (idempotent per span); nothing is ever merged.
  */
+import { actorUnder } from '../../shared/ids.ts';
 import type { Db } from '../db/driver.ts';
 import { ENTITY_KINDS, type EntityKind, normaliseName, observeMention } from '../graph.ts';
 import type { ItemRow } from '../items.ts';
@@ -84,7 +85,8 @@ export function findMentions(text: string, aliases: readonly Alias[]): Mention[]
   return out;
 }
 
-export type AuditDeps = { db: Db; workspaceId: string };
+/** `user`: whom the pass works for; its writes are `audit/user:<user>` (an origin names its member, [S26]). */
+export type AuditDeps = { db: Db; workspaceId: string; user: string };
 
 /** Links mentions of known entities in the file's sections (or the file's own text). Returns the count. */
 export function deterministicAudit(deps: AuditDeps, file: ItemRow, run: string): number {
@@ -110,7 +112,7 @@ export function deterministicAudit(deps: AuditDeps, file: ItemRow, run: string):
           deps.workspaceId,
           [item.scope],
           { itemId: item.id, name: m.text, kind: m.kind, span: { start: m.start, end: m.end } },
-          { actor: 'audit', source: 'audit', run },
+          { actor: actorUnder('audit', deps.user), source: 'audit', run },
         );
         mentions += 1;
       } catch {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Op, OpSchema, type PulledOp, type SyncProposal } from '../../shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
+import { ownedItemId } from '../ids.ts';
 import { getRow } from '../items.ts';
 import { approveProposal, listInbox, rejectProposal } from '../writeback/inbox.ts';
 import { applyPage } from './apply.ts';
@@ -287,7 +288,7 @@ describe('[C13] applying pulled proposals', () => {
     expect(JSON.parse(logged.data)).toMatchObject({ proposal: id, note: 'retired', winner: { by: 'boss' } });
   });
 
-  it('two approvals with different text: the note takes the winner’s', () => {
+  it('two approvals with different text: the local note is retired, the winner’s is its own item', () => {
     const r = replica('alice', { admin: true });
     const id = endRunWithProposals(r);
     const mine = approveProposal(
@@ -297,23 +298,24 @@ describe('[C13] applying pulled proposals', () => {
         body: 'My edit of the rule.',
       },
     );
+    // The winner's note is made in the winner's namespace ([S25]): another id than alice's.
+    const theirNote = ownedItemId(r.workspaceId, 'note', 'boss', `writeback:${id}`);
+    expect(theirNote).not.toBe(mine.itemId);
     const theirs = decideOp(id, {
       decision: 'approved',
       reason: null,
       body: 'Their edit of the rule.',
       edited: true,
-      itemId: mine.itemId,
+      itemId: theirNote,
     });
     apply(r, [pulled(theirs, 'boss')]);
     expect(state(r, id)).toMatchObject({
       state: 'approved',
       body: 'Their edit of the rule.',
       decided_by: 'boss',
+      item_id: theirNote,
     });
-    expect(getRow(r.db, mine.itemId ?? '')).toMatchObject({
-      body: 'Their edit of the rule.',
-      origin_actor: 'boss',
-    });
+    expect(getRow(r.db, mine.itemId ?? '')).toMatchObject({ retired_at: expect.any(String) });
     expect(r.db.prepare("SELECT kind FROM sync_changes WHERE kind = 'item'").all()).toHaveLength(1);
   });
 

@@ -7,17 +7,15 @@
  * - `proposal.decide` is the server's decision: the server accepts one decision per proposal, so a
  *   pulled decision is *the* decision. A pending proposal takes it. A proposal this replica
  *   decided itself with another op (its decision lost the race at the server and was refused)
- *   takes it too: the server's order wins. If the local approval wrote a note the winner did not
- *   keep (a rejection), the note is retired; if both approved with different text, the note is
- *   written again with the winner's; either change is recorded for the outbox (the triggers are
- *   quiet while applying), and the overruling is logged for the user.
+ *   takes it too: the server's order wins. A note the local approval wrote is retired: the winner
+ *   kept none (a rejection), or wrote its own, in the winner's namespace ([S25]), which arrives as
+ *   an item of its own. The retirement is recorded for the outbox (the triggers are quiet while
+ *   applying), and the overruling is logged for the user.
  * - A decision that arrives before its proposal (out-of-order delivery) waits in
  *   sync_early_decisions and is applied when the proposal arrives.
  */
 import type { Op } from '../../shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { getRow } from '../items.ts';
-import { upsertNote } from '../notes.ts';
 import { retireFile } from '../retire.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { getVersion, setVersion } from './outbox.ts';
@@ -55,6 +53,7 @@ export function applyProposalCreate(ctx: ProposalContext, op: Create): boolean {
     p.created_at,
     p.run ? JSON.stringify(p.run) : null,
   );
+  stmt(db, "INSERT OR IGNORE INTO sync_received (kind, ref) VALUES ('proposal', ?)").run(p.id);
   const early = stmt(db, 'SELECT actor, body FROM sync_early_decisions WHERE proposal_id = ?').get(p.id) as
     | { actor: string; body: string }
     | undefined;
@@ -114,41 +113,23 @@ export function applyProposalDecision(ctx: ProposalContext, op: Decide, actor: s
   return true;
 }
 
-/** This replica's own decision lost to `op`: its note follows the winner, and the user is told. */
+/**
+ * This replica's own decision lost to `op`: a note its approval wrote is retired (the winner's
+ * note, in the winner's namespace, arrives as an item of its own, [S25]), and the user is told.
+ */
 function overruled(ctx: ProposalContext, local: ProposalRow, op: Decide, actor: string): void {
   const { db } = ctx;
-  let noteChange: 'retired' | 'rewritten' | null = null;
+  let noteChange: 'retired' | null = null;
   if (local.state === 'approved' && local.item_id && local.item_id !== op.itemId) {
     if (retireFile(db, local.item_id)) {
       recordItemChange(db, local.item_id);
       noteChange = 'retired';
     }
-  } else if (local.state === 'approved' && op.itemId && op.itemId === local.item_id) {
-    const note = getRow(db, op.itemId);
-    if (note && (note.label !== op.label.trim() || note.body !== op.body.trim())) {
-      upsertNote(db, ctx.workspaceId, {
-        kind: local.kind,
-        label: op.label,
-        body: op.body,
-        scope: local.scope,
-        sourceKey: note.source_key,
-        actor,
-        source: 'writeback',
-        run: local.run_id,
-      });
-      recordItemChange(db, op.itemId);
-      noteChange = 'rewritten';
-    }
   }
   const me = (stmt(db, 'SELECT user_id FROM sync_state WHERE id = 1').get() as { user_id: string | null })
     .user_id;
   const what = local.state === 'approved' ? 'approval' : 'rejection';
-  const noteSaid =
-    noteChange === 'retired'
-      ? '; its note was retired'
-      : noteChange === 'rewritten'
-        ? '; its note now reads as theirs'
-        : '';
+  const noteSaid = noteChange === 'retired' ? '; its note was retired' : '';
   logEvent(db, ctx.surface, me ?? local.decided_by ?? actor, 'inbox.decision.overruled', {
     proposal: local.id,
     run: local.run_id,
@@ -172,5 +153,6 @@ export function evictProposal(db: Db, id: string): boolean {
   stmt(db, "DELETE FROM sync_changes WHERE kind IN ('proposal', 'decide') AND ref = ?").run(id);
   stmt(db, "DELETE FROM sync_versions WHERE kind IN ('proposal', 'decide') AND ref = ?").run(id);
   stmt(db, 'DELETE FROM sync_early_decisions WHERE proposal_id = ?').run(id);
+  stmt(db, "DELETE FROM sync_received WHERE kind = 'proposal' AND ref = ?").run(id);
   return stmt(db, "DELETE FROM proposals WHERE id = ? AND decision = 'review'").run(id).changes > 0;
 }

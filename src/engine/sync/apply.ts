@@ -100,6 +100,7 @@ export function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch)
   if (op.kind === 'item.upsert') writeItem(ctx, op.item, fts);
   else writeEdge(ctx.db, op.edge);
   setVersion(ctx.db, kind, ref, op.hlc, op.id);
+  markReceived(ctx.db, kind, ref);
   // A local operation not yet sent lost to this one everywhere: it need not travel.
   stmt(ctx.db, 'DELETE FROM sync_outbox WHERE kind = ? AND ref = ?').run(kind, ref);
   return true;
@@ -185,11 +186,20 @@ function writeEdge(db: Db, edge: SyncEdge): void {
   ).run(...cols.map((c) => edge[c]));
 }
 
+/**
+ * What came from the server: a replica told it is revoked removes it, keeping what was only made
+ * here ([S32]). An item is received once a pulled op changed it, even if this replica made it first.
+ */
+export function markReceived(db: Db, kind: 'item' | 'edge' | 'proposal', ref: string): void {
+  stmt(db, 'INSERT OR IGNORE INTO sync_received (kind, ref) VALUES (?, ?)').run(kind, ref);
+}
+
 /** An edge this user may no longer see (one of its ends left their scopes). */
 export function evictEdge(db: Db, id: string): boolean {
   stmt(db, "DELETE FROM sync_versions WHERE kind = 'edge' AND ref = ?").run(id);
   stmt(db, "DELETE FROM sync_outbox WHERE kind = 'edge' AND ref = ?").run(id);
   stmt(db, "DELETE FROM sync_changes WHERE kind = 'edge' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_received WHERE kind = 'edge' AND ref = ?").run(id);
   return stmt(db, 'DELETE FROM edges WHERE id = ?').run(id).changes > 0;
 }
 
@@ -199,6 +209,7 @@ export function evictItem(db: Db, id: string): boolean {
   stmt(db, "DELETE FROM sync_versions WHERE kind = 'item' AND ref = ?").run(id);
   stmt(db, "DELETE FROM sync_outbox WHERE kind = 'item' AND ref = ?").run(id);
   stmt(db, "DELETE FROM sync_changes WHERE kind = 'item' AND ref = ?").run(id);
+  stmt(db, "DELETE FROM sync_received WHERE kind = 'item' AND ref = ?").run(id);
   const edges = stmt(db, 'SELECT id FROM edges WHERE from_id = ? OR to_id = ?').all(id, id) as {
     id: string;
   }[];

@@ -10,12 +10,15 @@
 import { AppError } from '../../shared/errors.ts';
 import {
   type MeResponse,
+  OP_KINDS,
   type Op,
   OpSchema,
   PULL_MAX_OPS,
   PUSH_MAX_BYTES,
   PUSH_MAX_OPS,
   type PulledOp,
+  type PullResponse,
+  PullResponseSchema,
 } from '../../shared/sync/protocol.ts';
 import type { BlobStore } from '../blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
@@ -23,7 +26,17 @@ import { sha256 } from '../ids.ts';
 import type { Surface } from '../telemetry.ts';
 import { ensureUser } from '../workspace.ts';
 import { applyPage } from './apply.ts';
-import { freezeChanges, nextBatch, pendingCount, recordRefusal, removeFromOutbox } from './outbox.ts';
+import { ReplicaClock } from './clock.ts';
+import {
+  type ChangeKind,
+  clearRefusals,
+  freezeChanges,
+  nextBatch,
+  pendingCount,
+  recordChange,
+  recordRefusal,
+  removeFromOutbox,
+} from './outbox.ts';
 import { readState, recordAttempt } from './state.ts';
 import type { SyncTransport } from './transport.ts';
 
@@ -47,6 +60,13 @@ export type SyncReport = {
   pending: number;
   cursor: number;
   blobs: { uploaded: number; fetched: number };
+  /**
+   * Local changes of this round that will never reach anyone: refused by the server, or not
+   * sendable at all. Never silent: `brain sync` fails with them, status and the app show them.
+   */
+  unsent: { kind: string; ref: string; reason: string }[];
+  /** Pulled operations of kinds this version does not know (from a newer peer), kept aside ([S30]). */
+  setAside: number;
 };
 
 const MAX_PUSH_BATCHES = 400;
@@ -55,6 +75,7 @@ const MAX_BLOB_ATTEMPTS = 20;
 
 /** One push/pull round; records online/offline and the error for the status bar, then rethrows it. */
 export async function syncRound(deps: SyncDeps, transport: SyncTransport): Promise<SyncReport> {
+  const mark = lastRefusalId(deps.db);
   try {
     const push = await pushAll(deps, transport);
     applyMembership(deps.db, await transport.me());
@@ -71,6 +92,8 @@ export async function syncRound(deps: SyncDeps, transport: SyncTransport): Promi
       pending: pendingCount(deps.db),
       cursor: readState(deps.db).cursor,
       blobs: { uploaded: push.uploaded, fetched },
+      unsent: refusalsAfter(deps.db, mark),
+      setAside: pull.setAside,
     };
   } catch (err) {
     const offline = err instanceof AppError && err.code === 'sync-offline';
@@ -90,6 +113,7 @@ export async function pushAll(
 ): Promise<{ pushed: number; refused: number; uploaded: number }> {
   freezeChanges(deps.db);
   const out = { pushed: 0, refused: 0, uploaded: 0 };
+  const resent = new Set<string>();
   for (let i = 0; i < MAX_PUSH_BATCHES; i++) {
     const batch = nextBatch(deps.db, PUSH_MAX_OPS, PUSH_MAX_BYTES - 4096);
     if (batch.length === 0) break;
@@ -97,14 +121,29 @@ export async function pushAll(
     out.uploaded += await uploadBlobs(deps, transport, ops);
     const res = await transport.push({ ops });
     const byId = new Map(batch.map((e) => [e.opId, e]));
+    let again = false;
     writeTx(deps.db, () => {
       removeFromOutbox(
         deps.db,
         res.accepted.map((a) => a.id),
       );
+      // A change that reached the server now is no longer one that did not.
+      for (const a of res.accepted) {
+        const entry = byId.get(a.id);
+        if (entry) clearRefusals(deps.db, entry.kind, entry.ref);
+      }
       for (const r of res.refused) {
         const entry = byId.get(r.id);
-        if (entry) recordRefusal(deps.db, r.id, entry.kind, entry.ref, r.reason);
+        if (!entry) continue;
+        // [S24] A move that met a newer change goes again, stamped after it (once a round).
+        if (r.newer && !resent.has(`${entry.kind}:${entry.ref}`)) {
+          resent.add(`${entry.kind}:${entry.ref}`);
+          new ReplicaClock(deps.db).observe(r.newer);
+          recordChange(deps.db, entry.kind as ChangeKind, entry.ref);
+          again = true;
+          continue;
+        }
+        recordRefusal(deps.db, r.id, entry.kind, entry.ref, r.reason);
       }
       removeFromOutbox(
         deps.db,
@@ -113,6 +152,7 @@ export async function pushAll(
     });
     out.pushed += res.accepted.length;
     out.refused += res.refused.length;
+    if (again) freezeChanges(deps.db);
     // A server that acknowledged nothing would have us resend the same batch forever.
     if (res.accepted.length + res.refused.length === 0) break;
   }
@@ -160,15 +200,15 @@ export function applyMembership(db: Db, me: MeResponse): void {
 export async function pullAll(
   deps: SyncDeps,
   transport: SyncTransport,
-): Promise<{ pulled: number; applied: number; evicted: number; proposals: number }> {
-  const out = { pulled: 0, applied: 0, evicted: 0, proposals: 0 };
+): Promise<{ pulled: number; applied: number; evicted: number; proposals: number; setAside: number }> {
+  const out = { pulled: 0, applied: 0, evicted: 0, proposals: 0, setAside: 0 };
   for (let i = 0; i < MAX_PULL_PAGES; i++) {
     const state = readState(deps.db);
     const after = state.cursor;
-    const page = await transport.pull(after, PULL_MAX_OPS, state.pull_page);
-    const ops = page.ops.filter(isValidPulled);
-    const result = writeTx(deps.db, () =>
-      applyPage(
+    const page = readPage(await transport.pull(after, PULL_MAX_OPS, state.pull_page));
+    const result = writeTx(deps.db, () => {
+      setAside(deps.db, page.unknown);
+      return applyPage(
         {
           db: deps.db,
           workspaceId: deps.workspaceId,
@@ -176,22 +216,70 @@ export async function pullAll(
           hasBlob: deps.blobs.has,
           surface: deps.surface,
         },
-        { ops, evict: page.evict, cursor: page.cursor, page: page.page },
-      ),
-    );
-    out.pulled += page.ops.length;
+        { ops: page.ops, evict: page.evict, cursor: page.cursor, page: page.page },
+      );
+    });
+    out.pulled += page.ops.length + page.unknown.length;
     out.applied += result.applied;
     out.evicted += result.evicted;
     out.proposals += result.proposals;
+    out.setAside += page.unknown.length;
     // A backfill page (items newly visible, delivered with older seqs) may keep the cursor where it was.
-    if (!page.more || (page.cursor <= after && page.ops.length === 0)) break;
+    if (!page.more || (page.cursor <= after && page.ops.length + page.unknown.length === 0)) break;
   }
   return out;
 }
 
-/** A server is trusted for what it sends, but a malformed operation is skipped rather than written. */
-function isValidPulled(p: PulledOp): boolean {
-  return OpSchema.safeParse(p.op).success;
+type UnknownOp = { seq: number; actor: string; kind: string; body: string };
+type ReadPage = Omit<PullResponse, 'ops'> & { ops: PulledOp[]; unknown: UnknownOp[] };
+
+/**
+ * [S30] A page is checked whole before anything of it is applied: one that does not match the
+ * protocol, or holds a malformed operation of a kind this version knows, is refused whole. An
+ * operation of a kind it does not know (a newer peer's) is set aside and counted, never applied.
+ */
+export function readPage(raw: unknown): ReadPage {
+  const parsed = PullResponseSchema.safeParse(raw);
+  if (!parsed.success) throw malformed(parsed.error.issues[0]);
+  const ops: PulledOp[] = [];
+  const unknown: UnknownOp[] = [];
+  for (const p of parsed.data.ops) {
+    if (!OP_KINDS.includes(p.op.kind)) {
+      unknown.push({ seq: p.seq, actor: p.actor, kind: p.op.kind, body: JSON.stringify(p.op) });
+      continue;
+    }
+    const op = OpSchema.safeParse(p.op);
+    if (!op.success) throw malformed(op.error.issues[0], p.seq);
+    ops.push({ seq: p.seq, actor: p.actor, op: op.data });
+  }
+  return { ...parsed.data, ops, unknown };
+}
+
+function malformed(issue: { path: PropertyKey[]; message: string } | undefined, seq?: number): AppError {
+  const where = `${seq === undefined ? '' : `operation ${seq} `}${issue?.path.join('.') ?? ''}`.trim();
+  return new AppError(
+    'refused',
+    `The workspace server sent a malformed pull page (${where}: ${issue?.message ?? 'invalid'}); nothing of it was applied.`,
+  );
+}
+
+function setAside(db: Db, ops: readonly UnknownOp[]): void {
+  const insert = stmt(
+    db,
+    'INSERT OR IGNORE INTO sync_set_aside (seq, kind, actor, body, at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const at = new Date().toISOString();
+  for (const op of ops) insert.run(op.seq, op.kind, op.actor, op.body, at);
+}
+
+function lastRefusalId(db: Db): number {
+  return (stmt(db, 'SELECT COALESCE(MAX(id), 0) AS n FROM sync_refused').get() as { n: number }).n;
+}
+
+function refusalsAfter(db: Db, id: number): SyncReport['unsent'] {
+  return stmt(db, 'SELECT kind, ref, reason FROM sync_refused WHERE id > ? ORDER BY id').all(
+    id,
+  ) as SyncReport['unsent'];
 }
 
 async function fetchBlobs(deps: SyncDeps, transport: SyncTransport): Promise<number> {

@@ -81,11 +81,31 @@ describe('[C1] the replica clock is persisted', () => {
     const b = new ReplicaClock(r.db, () => now).stamp();
     expect(b > a).toBe(true);
     const c = new ReplicaClock(r.db, () => now);
-    c.observe('2100000000000-000005-other');
+    const ahead = `${now + 120_000}-000005-other`; // two minutes ahead: within the bound ([S28])
+    c.observe(ahead);
     const d = new ReplicaClock(r.db, () => now).stamp();
-    expect(d > '2100000000000-000005-other').toBe(true);
+    expect(d > ahead).toBe(true);
     expect(
       d.endsWith(`-${(r.db.prepare('SELECT node FROM sync_state').get() as { node: string }).node}`),
     ).toBe(true);
+  });
+});
+
+describe('[S28] a replica never adopts a clock far ahead of its own', () => {
+  let r: TestReplica | undefined;
+  afterEach(() => r?.close());
+
+  it('ignores a remote stamp more than 5 minutes ahead, and heals a clock carried past it', () => {
+    r = createReplica('clock-bound');
+    const now = 2_000_000_000_000;
+    const clock = new ReplicaClock(r.db, () => now);
+    clock.observe('9999999999999-000000-hostile');
+    clock.observe(`${now + 6 * 60_000}-000000-hostile`);
+    const stamp = clock.stamp();
+    expect(Number(stamp.slice(0, 13))).toBe(now);
+    // A clock a release before the rule adopted is brought back to wall time when loaded.
+    r.db.prepare("UPDATE sync_state SET hlc = '9999999999999-999999-x' WHERE id = 1").run();
+    const healed = new ReplicaClock(r.db, () => now).stamp();
+    expect(Number(healed.slice(0, 13))).toBe(now);
   });
 });

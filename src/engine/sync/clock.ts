@@ -3,7 +3,13 @@
  * stamp is greater than every stamp this replica made or saw before, even if the wall clock steps
  * back, and stays close to wall time. The last value is persisted in sync_state, written in the
  * same transaction as the stamps that used it, so it is monotonic across restarts.
+ *
+ * A remote stamp more than CLOCK_SKEW_MAX_MS ahead of this machine's clock is never adopted
+ * (docs/SYNC_SPEC.md [S28]): the server refuses such stamps, so adopting one would make every
+ * later local change unsendable. A clock already carried past that bound (by a release before the
+ * rule) is brought back to wall time when it is loaded.
  */
+import { CLOCK_SKEW_MAX_MS } from '../../shared/sync/protocol.ts';
 import type { Db } from '../db/driver.ts';
 import { stmt } from '../db/driver.ts';
 
@@ -60,6 +66,8 @@ export class ReplicaClock {
     };
     this.last = (row.hlc ? parseHlc(row.hlc) : null) ?? { ms: 0, counter: 0, node: row.node };
     this.last.node = row.node;
+    if (this.last.ms > this.now() + CLOCK_SKEW_MAX_MS)
+      this.last = { ms: this.now(), counter: 0, node: row.node };
   }
 
   /** A stamp for a local change made at `at` ms (its recorded time), never before the last one. */
@@ -71,7 +79,7 @@ export class ReplicaClock {
 
   observe(remote: string): void {
     const parsed = parseHlc(remote);
-    if (!parsed) return;
+    if (!parsed || parsed.ms > this.now() + CLOCK_SKEW_MAX_MS) return;
     const next = receive(this.last, parsed);
     if (next !== this.last) {
       this.last = next;

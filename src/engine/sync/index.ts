@@ -8,10 +8,11 @@ import { AppError } from '../../shared/errors.ts';
 import type { InviteResponse, MembersResponse } from '../../shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
-import { assertUserId } from '../workspace.ts';
+import { assertUserId, localUserName, userExists } from '../workspace.ts';
 import { applyMembership, type SyncDeps, type SyncReport, syncRound } from './client.ts';
 import { pendingCount, recordAll } from './outbox.ts';
 import { type RekeyResult, rekeyReplica } from './rekey.ts';
+import { forgetReceived, revokedMessage } from './revoked.ts';
 import { readState, readToken, removeToken, type SyncStatus, syncStatus, writeToken } from './state.ts';
 import { HttpTransport, normaliseServerUrl } from './transport.ts';
 
@@ -119,11 +120,26 @@ export async function connect(
 export function syncNow(engine: Engine): Promise<SyncReport> {
   const existing = running.get(engine.db);
   if (existing) return existing;
-  const round = (async () => syncRound(depsOf(engine), transportOf(engine)))().finally(() =>
-    running.delete(engine.db),
-  );
+  const round = (async () => {
+    try {
+      return await syncRound(depsOf(engine), transportOf(engine));
+    } catch (err) {
+      if (err instanceof AppError && err.details?.revoked === true) throw onRevoked(engine);
+      throw err;
+    }
+  })().finally(() => running.delete(engine.db));
   running.set(engine.db, round);
   return round;
+}
+
+/** [S32] Revoked: what came from the workspace leaves this replica; the error says what was removed. */
+function onRevoked(engine: Engine): AppError {
+  const server = readState(engine.db).server;
+  const removed = forgetReceived(engine.db, engine.blobs);
+  removeToken(engine.home);
+  const local = localUserName();
+  if (userExists(engine.db, local)) engine.user = local;
+  return new AppError('forbidden', revokedMessage(server, removed), { revoked: true, removed });
 }
 
 export function getSyncStatus(engine: Engine): SyncStatus {
@@ -144,6 +160,8 @@ export function leave(engine: Engine): { left: string | null; unsent: number } {
       'sync_versions',
       'sync_blobs_wanted',
       'sync_early_decisions',
+      'sync_received',
+      'sync_set_aside',
     ]) {
       engine.db.prepare(`DELETE FROM ${table}`).run();
     }

@@ -205,6 +205,17 @@ export function recordRefusal(db: Db, opId: string | null, kind: string, ref: st
   );
 }
 
+/** Records a change to send again (the triggers only see changes of the rows themselves). */
+export function recordChange(db: Db, kind: ChangeKind, ref: string): void {
+  stmt(db, 'DELETE FROM sync_changes WHERE kind = ? AND ref = ?').run(kind, ref);
+  stmt(db, 'INSERT INTO sync_changes (kind, ref, changed_ms) VALUES (?, ?, ?)').run(kind, ref, Date.now());
+}
+
+/** A row whose change the server accepted has no refusal left to report. */
+export function clearRefusals(db: Db, kind: string, ref: string): void {
+  stmt(db, 'DELETE FROM sync_refused WHERE kind = ? AND ref = ?').run(kind, ref);
+}
+
 /**
  * Every item, edge and review proposal becomes a change to send (joining a server: the first push
  * sends everything). A decided review proposal is sent as made and then decided.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { edgeId, linkItems, observeMention } from '../graph.ts';
-import { itemId, sectionId } from '../ids.ts';
+import { entityItemId, ownedItemId, sectionId } from '../ids.ts';
 import type { ItemRow } from '../items.ts';
 import { upsertNote } from '../notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
@@ -54,13 +54,15 @@ describe('[C8] joining re-keys a replica that already has items', () => {
 
     const items = engine.db.prepare('SELECT * FROM items').all() as ItemRow[];
     const ids = new Set(items.map((r) => r.id));
-    const fileKey = new Map(items.map((r) => [r.id, r.source_key]));
     for (const r of items) {
       expect(r.id).toBe(
         r.storage_kind === 'section'
-          ? sectionId('server-ws', fileKey.get(r.file_id ?? '') ?? '', r.source_key)
-          : itemId('server-ws', r.storage_kind, r.source_key),
+          ? sectionId(r.file_id ?? '', r.source_key)
+          : r.storage_kind === 'entity'
+            ? entityItemId('server-ws', r.scope, r.source_key)
+            : ownedItemId('server-ws', r.storage_kind, 'alice', r.source_key),
       );
+      expect(r.origin_actor).toBe('alice');
       expect(r.workspace_id).toBe('server-ws');
       if (r.file_id) expect(ids.has(r.file_id)).toBe(true);
     }
@@ -80,6 +82,10 @@ describe('[C8] joining re-keys a replica that already has items', () => {
       expect(ids.has(e.from_id) && ids.has(e.to_id)).toBe(true);
       if (e.type === 'HAS_SECTION' || e.type === 'RELATES_TO')
         expect(e.id).toBe(edgeId(e.from_id, e.type, e.to_id));
+      if (e.type === 'MENTIONS') {
+        const span = (JSON.parse(e.props ?? '{}') as { span: { start: number; end: number } }).span;
+        expect(e.id).toBe(edgeId(e.from_id, e.type, e.to_id, `${span.start}-${span.end}`));
+      }
     }
     expect(engine.db.prepare("SELECT value FROM meta WHERE key = 'workspace_id'").get()).toEqual({
       value: 'server-ws',
@@ -91,7 +97,7 @@ describe('[C8] joining re-keys a replica that already has items', () => {
     expect(ids.has(hits[0]?.id ?? '')).toBe(true);
   });
 
-  it('two replicas that added the same file hold the same item once both joined', () => {
+  it('two replicas of one member that added the same file hold the same item once both joined', () => {
     const path = ws.write('same.md', '# Same\n\nsame bytes\n');
     const other = createTestWorkspace();
     try {
@@ -102,7 +108,7 @@ describe('[C8] joining re-keys a replica that already has items', () => {
       expect(idA).not.toBe(idB);
       for (const e of [a, b])
         writeTx(e.db, () =>
-          rekeyReplica(e.db, { workspaceId: 'server-ws', fromUser: e.user, toUser: e.user }),
+          rekeyReplica(e.db, { workspaceId: 'server-ws', fromUser: e.user, toUser: 'alice' }),
         );
       const fileId = (e: Engine) =>
         (e.db.prepare("SELECT id FROM items WHERE storage_kind = 'file'").get() as { id: string }).id;
@@ -140,7 +146,7 @@ describe('[C8] joining re-keys proposals too', () => {
     expect(
       engine.db.prepare('SELECT item_id, scope, user_id, decided_by FROM proposals WHERE id = ?').get('p1'),
     ).toEqual({
-      item_id: itemId('server-ws', 'note', 'writeback:run-1:0'),
+      item_id: ownedItemId('server-ws', 'note', 'alice', 'writeback:run-1:0'),
       scope: 'user:alice',
       user_id: 'alice',
       decided_by: 'alice',

@@ -1,17 +1,20 @@
 /**
- * Joining a server re-keys the replica in one transaction. Item ids derive from the workspace id
- * and the source key (DESIGN.md section 3); a replica made its own workspace on first launch, so
- * its items get the ids the server workspace gives the same source keys: two devices that added
- * the same file then hold the same item. Everything that names an item follows (file_id,
- * superseded_by, edges and their ids, jobs, the notes approved proposals wrote), and the local
- * user's own scope, rows and origins (proposals they ran or decided too) become the server
- * user's: the local acting user becomes that user. Rowids do not change, so the
- * FTS and vector rows stay attached. History (telemetry, chat citations) keeps the old ids.
+ * Joining a server re-keys the replica in one transaction. Item ids derive from the workspace id,
+ * a namespace and the source key (src/shared/ids.ts, docs/SYNC_SPEC.md [S25]); a replica made its
+ * own workspace on first launch, so its items get the ids the server workspace gives them: two
+ * devices of one member that added the same file then hold the same item. Everything that names
+ * an item follows (file_id, superseded_by, edges and their ids, jobs, the notes approved
+ * proposals wrote), and the local user's own scope, rows and origins (proposals they ran or
+ * decided too) become the server user's: the local acting user becomes that user. An origin that
+ * names no member (written before origins named their user) is kept under that user. Rowids do not
+ * change, so the FTS and vector rows stay attached. History (telemetry, chat citations) keeps the
+ * old ids. The same re-keying, with the workspace unchanged, upgrades a replica whose ids were made
+ * the way releases before sync protocol 2 made them (migration 0011).
  */
-import { createHash } from 'node:crypto';
+import { actorUnder, edgeDiscriminator, originUser } from '../../shared/ids.ts';
 import type { StorageKind } from '../../shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { edgeId, itemId, sectionId } from '../ids.ts';
+import { edgeId, entityItemId, ownedItemId, sectionId } from '../ids.ts';
 import { vecUpsert } from '../items.ts';
 import { ensureUser } from '../workspace.ts';
 
@@ -26,7 +29,6 @@ type ItemKeys = {
   superseded_by: string | null;
   scope: string;
   origin_actor: string;
-  canonical_value: string | null;
   embedded_model: string | null;
 };
 
@@ -42,7 +44,7 @@ type EdgeKeys = {
 /** Must run inside the caller's write transaction, before the replica records changes to send. */
 export function rekeyReplica(
   db: Db,
-  target: { workspaceId: string; fromUser: string; toUser: string },
+  target: { workspaceId: string; fromUser: string; toUser: string; force?: boolean },
 ): RekeyResult {
   const fromWs = (stmt(db, "SELECT value FROM meta WHERE key = 'workspace_id'").get() as { value: string })
     .value;
@@ -50,20 +52,28 @@ export function rekeyReplica(
   const renameUser = target.fromUser !== target.toUser;
   const userScope = (s: string) =>
     renameUser && s === `user:${target.fromUser}` ? `user:${target.toUser}` : s;
-  const actor = (a: string) => (renameUser && a === target.fromUser ? target.toUser : a);
-  if (fromWs === target.workspaceId && !renameUser) return { items: 0, edges: 0 };
+  const renamed = (a: string) => (renameUser && a === target.fromUser ? target.toUser : a);
+  // Every origin names a member; one written before origins did is the replica's own user's.
+  const actor = (a: string) => (originUser(renamed(a)) ? renamed(a) : actorUnder(a, target.toUser));
+  if (fromWs === target.workspaceId && !renameUser && !target.force) return { items: 0, edges: 0 };
 
   const items = stmt(
     db,
-    `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor, canonical_value,
+    `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor,
      embedded_model FROM items`,
   ).all() as ItemKeys[];
-  const fileKeys = new Map(items.filter((r) => r.storage_kind === 'file').map((r) => [r.id, r.source_key]));
-  const idFor = (r: ItemKeys) =>
-    r.storage_kind === 'section'
-      ? sectionId(target.workspaceId, fileKeys.get(r.file_id ?? '') ?? '', r.source_key)
-      : itemId(target.workspaceId, r.storage_kind, r.source_key);
-  const newId = new Map(items.map((r) => [r.id, idFor(r)]));
+  const idFor = (r: ItemKeys, fileIds: Map<string, string>): string => {
+    if (r.storage_kind === 'section')
+      return sectionId(fileIds.get(r.file_id ?? '') ?? r.file_id ?? '', r.source_key);
+    if (r.storage_kind === 'entity')
+      return entityItemId(target.workspaceId, userScope(r.scope), r.source_key);
+    const owner = originUser(actor(r.origin_actor)) ?? target.toUser;
+    return ownedItemId(target.workspaceId, r.storage_kind, owner, r.source_key);
+  };
+  // Sections are keyed by their file's new id: files and the rest first.
+  const newId = new Map<string, string>();
+  for (const r of items) if (r.storage_kind !== 'section') newId.set(r.id, idFor(r, newId));
+  for (const r of items) if (r.storage_kind === 'section') newId.set(r.id, idFor(r, newId));
   const mapId = (id: string | null) => (id === null ? null : (newId.get(id) ?? id));
   const update = stmt(
     db,
@@ -83,7 +93,6 @@ export function rekeyReplica(
     );
     if (scope !== r.scope && r.embedded_model) refileVector(db, r, scope);
   }
-  const byOldId = new Map(items.map((r) => [r.id, r]));
   const edges = stmt(
     db,
     'SELECT id, type, from_id, to_id, props, origin_actor FROM edges',
@@ -95,13 +104,7 @@ export function rekeyReplica(
   for (const e of edges) {
     const from = mapId(e.from_id) as string;
     const to = mapId(e.to_id) as string;
-    updateEdge.run(
-      newEdgeId(e, from, to, byOldId, target.workspaceId),
-      from,
-      to,
-      actor(e.origin_actor),
-      e.id,
-    );
+    updateEdge.run(newEdgeId(e, from, to), from, to, actor(e.origin_actor), e.id);
   }
   const updateJob = stmt(db, 'UPDATE jobs SET item_id = ? WHERE item_id = ?');
   for (const [oldId, id] of newId) updateJob.run(id, oldId);
@@ -146,33 +149,12 @@ function rekeyProposals(
   }
 }
 
-/** Edge ids derive from their ends (and, for mentions, where the mention is): recompute them the same way. */
-function newEdgeId(
-  e: EdgeKeys,
-  from: string,
-  to: string,
-  byOldId: Map<string, ItemKeys>,
-  workspaceId: string,
-): string {
-  if (e.id === edgeId(e.from_id, e.type, e.to_id)) return edgeId(from, e.type, to);
-  for (const d of discriminators(e, byOldId)) {
-    if (e.id === edgeId(e.from_id, e.type, e.to_id, d)) return edgeId(from, e.type, to, d);
-  }
-  // An id made some other way: still unique and the same on every device that re-keys it.
-  return `g_${createHash('sha256').update(`${e.id}\0${workspaceId}`).digest('hex').slice(0, 20)}`;
-}
-
-function discriminators(e: EdgeKeys, byOldId: Map<string, ItemKeys>): string[] {
-  const out: string[] = [];
-  try {
-    const props = e.props ? (JSON.parse(e.props) as { span?: { start?: number; end?: number } }) : {};
-    if (props.span && typeof props.span.start === 'number') out.push(`${props.span.start}-${props.span.end}`);
-  } catch {
-    // props that are not JSON carry no discriminator
-  }
-  const target = byOldId.get(e.to_id);
-  if (target?.canonical_value) out.push(target.canonical_value);
-  return out;
+/**
+ * Edge ids derive from their ends, their type and, for mentions, where the mention is (read from
+ * the props): recomputed the way the server recomputes them ([S25]).
+ */
+function newEdgeId(e: EdgeKeys, from: string, to: string): string {
+  return edgeId(from, e.type, to, edgeDiscriminator(e.type, e.props));
 }
 
 function refileVector(db: Db, r: ItemKeys, scope: string): void {

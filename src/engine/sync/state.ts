@@ -34,6 +34,11 @@ export function readState(db: Db): StateRow {
 export function syncStatus(db: Db): SyncStatus {
   const s = readState(db);
   const refused = stmt(db, 'SELECT COUNT(*) AS n FROM sync_refused').get() as { n: number };
+  const lastRefused = stmt(
+    db,
+    'SELECT kind, ref, reason, at FROM sync_refused ORDER BY id DESC LIMIT 1',
+  ).get() as SyncStatus['lastRefused'] | undefined;
+  const setAside = stmt(db, 'SELECT COUNT(*) AS n FROM sync_set_aside').get() as { n: number };
   return {
     connected: s.server !== null,
     server: s.server,
@@ -47,6 +52,8 @@ export function syncStatus(db: Db): SyncStatus {
     cursor: s.cursor,
     lastError: s.last_error,
     refused: refused.n,
+    lastRefused: lastRefused ?? null,
+    setAside: setAside.n,
   };
 }
 

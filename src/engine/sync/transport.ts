@@ -6,9 +6,12 @@
  */
 import { AppError, ERROR_CODES, type ErrorCode } from '../../shared/errors.ts';
 import {
+  type ErrorBody,
   type InviteResponse,
   type MembersResponse,
   type MeResponse,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
   type PullResponse,
   type PushRequest,
   type PushResponse,
@@ -68,7 +71,8 @@ export class HttpTransport implements SyncTransport, AdminTransport {
   ) {}
 
   private async request(path: string, init: RequestInit2 = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
+    // Every request says which protocol this replica speaks ([S31]).
+    const headers: Record<string, string> = { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let body: NonNullable<Parameters<typeof fetch>[1]>['body'];
     if (init.raw) {
@@ -105,6 +109,7 @@ export class HttpTransport implements SyncTransport, AdminTransport {
     return this.json(ROUTES.push, { method: 'POST', body: request });
   }
 
+  /** The page as the server sent it: the client validates it before applying anything ([S30]). */
   pull(after: number, limit: number, ack?: string | null): Promise<PullResponse> {
     const q = ack ? `&ack=${encodeURIComponent(ack)}` : '';
     return this.json(`${ROUTES.pull}?after=${after}&limit=${limit}${q}`);
@@ -169,10 +174,12 @@ export class HttpTransport implements SyncTransport, AdminTransport {
 
 async function errorOf(res: Response, server: string): Promise<AppError> {
   let code: string | undefined;
+  let reason: string | undefined;
   let message = `HTTP ${res.status}`;
   try {
-    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    const body = (await res.json()) as ErrorBody;
     code = body.error?.code;
+    reason = body.error?.reason;
     if (body.error?.message) message = body.error.message;
   } catch {
     // not JSON (a proxy's page): the status says enough
@@ -181,7 +188,12 @@ async function errorOf(res: Response, server: string): Promise<AppError> {
     return new AppError(
       'forbidden',
       `The server refused this device's token (revoked or unknown): ${message}`,
+      {
+        revoked: reason === 'revoked',
+      },
     );
+  // [S31] The server speaks a newer protocol than this replica.
+  if (res.status === 426) return new AppError('unsupported', `The workspace server at ${server}: ${message}`);
   if (res.status >= 500 || res.status === 408)
     return new AppError('sync-offline', `The workspace server at ${server} failed: ${message}`);
   if (res.status === 429) return new AppError('busy', `The workspace server asks to slow down: ${message}`);

@@ -96,7 +96,7 @@ describe('the write-back pass', () => {
       scope: 'org',
       origin_source: 'writeback',
       origin_run: 'run-1',
-      origin_actor: 'test-agent',
+      origin_actor: 'writeback:test-agent/user:alice',
     });
     const rows = engine.db.prepare('SELECT decision, reason, state FROM proposals ORDER BY ordinal').all();
     expect(rows).toEqual([

@@ -6,7 +6,13 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { BlobStore } from './store.ts';
 
 export type S3Config = { bucket: string; endpoint?: string; region?: string; prefix?: string };
@@ -54,6 +60,9 @@ export function createS3BlobStore(config: S3Config): BlobStore {
         if (isMissing(err)) return null;
         throw err;
       }
+    },
+    async delete(hash) {
+      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key(hash) }));
     },
     async putFile(hash, path, size) {
       try {

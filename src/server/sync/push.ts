@@ -1,16 +1,30 @@
 /**
- * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9] and, for
- * review proposals, [S20]–[S21] in docs/SYNC_SPEC.md. The whole batch runs in one transaction
- * that first locks the sequence counter, so sequence numbers are assigned (and become visible) in
- * commit order even with several server processes on one PostgreSQL: a puller never skips a
- * number that commits later.
+ * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9], for review
+ * proposals [S20]–[S21], and the authority rules [S24]–[S28] (src/server/sync/authority.ts) in
+ * docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
+ * counter, so sequence numbers are assigned (and become visible) in commit order even with
+ * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
 import type { Op, PushResponse } from '../../shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
+import { readableBlobs, uploadedBy } from '../blobs/uploads.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { narrowestScope, visibleScopes } from '../scopes.ts';
-import { bodyHash, canonicalJson } from './canonical.ts';
+import { getWorkspace } from '../workspace.ts';
+import {
+  type AuthorityContext,
+  blobRefusal,
+  clockRefusal,
+  edgeIdRefusal,
+  edgeOriginRefusal,
+  idRefusal,
+  moveRefusal,
+  namespaceFor,
+  originRefusal,
+  shapeRefusal,
+} from './authority.ts';
+import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
 import {
   type EdgeState,
   type ItemState,
@@ -31,14 +45,13 @@ type Outcome =
   | { status: 'same-as'; index: number }
   | { status: 'refused'; reason: string };
 
-type Batch = {
-  actor: Actor;
-  visible: Set<string>;
-  items: Map<string, ItemState>;
+type Batch = AuthorityContext & {
   edges: Map<string, EdgeState>;
   /** States this batch wrote, by op id, to receive their sequence numbers. */
   written: Map<string, ItemState | EdgeState>;
   proposals: Map<string, ProposalState>;
+  /** Moves refused because a newer change of their item is here: op id -> that change's hlc ([S24]). */
+  stale: Map<string, string>;
   /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
   proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
   at: string;
@@ -53,42 +66,79 @@ function entityOf(op: Op): string {
   return op.proposalId;
 }
 
-function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): string | null {
-  if (op.item.scope !== op.scope)
-    return `op scope ${op.scope} differs from the item's scope ${op.item.scope}`;
+async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Promise<string | null> {
+  const { item } = op;
+  if (item.scope !== op.scope) return `op scope ${op.scope} differs from the item's scope ${item.scope}`;
   if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
-  const current = b.items.get(op.item.id);
-  if (current && !b.visible.has(current.scope)) {
-    return `item ${op.item.id} is in a scope ${b.actor.user} cannot write`;
+  const current = b.items.get(item.id);
+  const namespace = namespaceFor(b, item, current);
+  const refusal = idRefusal(b, item, namespace) ?? shapeRefusal(b, item, current);
+  if (refusal) return refusal;
+  // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
+  if (current && !b.visible.has(current.scope))
+    return `item ${item.id} is in a scope ${b.actor.user} cannot write`;
+  const file = item.file_id ? b.items.get(item.file_id) : undefined;
+  const more =
+    (await moveRefusal(b, item, current)) ??
+    originRefusal(b, item.origin_actor, [
+      current?.originActor,
+      item.storage_kind === 'section' ? file?.originActor : null,
+    ]) ??
+    blobRefusal(b, item, current);
+  if (more) return more;
+  // A move that would lose to a newer change (made before the move was seen) is not taken as a
+  // loser: its replica re-sends it stamped after that change, so a concurrent edit never undoes it.
+  if (current && current.scope !== item.scope && isNewer(current, { hlc: op.hlc, opId: op.id })) {
+    b.stale.set(op.id, current.hlc);
+    return `stale move: a newer change of ${item.id} is on the server; this replica sends its move again`;
   }
-  const state = { id: op.item.id, scope: op.scope, hlc: op.hlc, opId: op.id, seq: 0, blob: op.item.blob };
+  const state: ItemState = {
+    id: item.id,
+    scope: op.scope,
+    hlc: op.hlc,
+    opId: op.id,
+    seq: 0,
+    blob: item.blob,
+    storageKind: item.storage_kind,
+    fileId: item.file_id,
+    namespace: current ? current.namespace : namespace,
+    createdBy: current ? current.createdBy : b.actor.user,
+    originActor: item.origin_actor,
+  };
   mergeState(b.items, state);
   b.written.set(op.id, state);
   return null;
 }
 
 function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string | null {
+  const { edge } = op;
   if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
-  const current = b.edges.get(op.edge.id);
-  if (current && !b.visible.has(current.scope)) {
-    return `edge ${op.edge.id} is in a scope ${b.actor.user} cannot write`;
-  }
+  const badId = edgeIdRefusal(edge);
+  if (badId) return badId;
   // An end the actor cannot see is reported exactly like a missing one: no existence oracle.
-  const from = b.items.get(op.edge.from_id);
-  const to = b.items.get(op.edge.to_id);
-  if (!from || !b.visible.has(from.scope)) return `edge end ${op.edge.from_id} not found`;
-  if (!to || !b.visible.has(to.scope)) return `edge end ${op.edge.to_id} not found`;
+  const from = b.items.get(edge.from_id);
+  const to = b.items.get(edge.to_id);
+  if (!from || !b.visible.has(from.scope)) return `edge end ${edge.from_id} not found`;
+  if (!to || !b.visible.has(to.scope)) return `edge end ${edge.to_id} not found`;
   const narrowest = narrowestScope(from.scope, to.scope);
   if (narrowest === null) return 'edge ends are in scopes that cannot be compared (fails closed)';
   if (narrowest !== op.scope) return `edge scope must be ${narrowest}, the narrowest of its ends' scopes`;
-  const state = {
-    id: op.edge.id,
+  const current = b.edges.get(edge.id);
+  if (current && !b.visible.has(current.scope))
+    return `edge ${edge.id} is in a scope ${b.actor.user} cannot write`;
+  const badOrigin = edgeOriginRefusal(b, edge, current);
+  if (badOrigin) return badOrigin;
+  const state: EdgeState = {
+    id: edge.id,
     scope: op.scope,
     hlc: op.hlc,
     opId: op.id,
     seq: 0,
-    fromId: op.edge.from_id,
-    toId: op.edge.to_id,
+    fromId: edge.from_id,
+    toId: edge.to_id,
+    type: edge.type,
+    createdBy: current ? current.createdBy : b.actor.user,
+    originActor: edge.origin_actor,
   };
   mergeState(b.edges, state);
   b.written.set(op.id, state);
@@ -101,6 +151,10 @@ function checkProposalCreate(b: Batch, op: Extract<Op, { kind: 'proposal.upsert'
   if (p.scope !== op.scope) return `op scope ${op.scope} differs from the proposal's scope ${p.scope}`;
   if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
   if (b.proposals.has(p.id)) return `proposal ${p.id} already exists`;
+  // [S26] A proposal is made by the member whose run it came from: the token's.
+  const named = p.run ? p.run.user : p.user_id;
+  if ((p.user_id !== null && p.user_id !== b.actor.user) || (named !== null && named !== b.actor.user))
+    return `a proposal names its run's member: ${named ?? p.user_id} is not ${b.actor.user}`;
   const state: ProposalState = {
     id: p.id,
     scope: p.scope,
@@ -147,30 +201,34 @@ function checkProposalDecide(b: Batch, op: Extract<Op, { kind: 'proposal.decide'
   return null;
 }
 
-function check(b: Batch, op: Op): string | null {
+async function check(b: Batch, op: Op): Promise<string | null> {
+  const ahead = clockRefusal(op, b.nowMs);
+  if (ahead) return ahead;
   if (op.kind === 'item.upsert') return checkItem(b, op);
   if (op.kind === 'edge.upsert') return checkEdge(b, op);
   if (op.kind === 'proposal.upsert') return checkProposalCreate(b, op);
   return checkProposalDecide(b, op);
 }
 
-/** The order ops are checked in: an edge after its ends, a decision after its proposal's creation. */
-const CHECK_ORDER: Record<Op['kind'], number> = {
-  'item.upsert': 0,
-  'proposal.upsert': 0,
-  'proposal.decide': 1,
-  'edge.upsert': 2,
-};
+/**
+ * The order ops are checked in: a section after its file, an edge after its ends, a decision after
+ * its proposal's creation.
+ */
+function checkRank(op: Op): number {
+  if (op.kind === 'item.upsert') return op.item.storage_kind === 'section' ? 1 : 0;
+  if (op.kind === 'proposal.upsert') return 0;
+  return op.kind === 'proposal.decide' ? 2 : 3;
+}
 
 /**
  * Decides every op: decisions after creations (a replica that was offline sends both in one
  * batch) and edges last, so an edge may arrive in the same batch as its ends.
  */
-function decide(
+async function decide(
   b: Batch,
   batch: readonly Prepared[],
   known: Map<string, { hash: string; seq: number }>,
-): Outcome[] {
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(batch.length);
   const firstIndex = new Map<string, number>();
   const pending: number[] = [];
@@ -188,10 +246,10 @@ function decide(
     }
   });
   // A stable sort: within one kind, batch order.
-  const rank = (i: number) => CHECK_ORDER[(batch[i] as Prepared).op.kind];
+  const rank = (i: number) => checkRank((batch[i] as Prepared).op);
   const order = [...pending].sort((x, y) => rank(x) - rank(y));
   for (const i of order) {
-    const reason = check(b, (batch[i] as Prepared).op);
+    const reason = await check(b, (batch[i] as Prepared).op);
     outcomes[i] = reason === null ? { status: 'new', seq: 0 } : refused(reason);
   }
   return outcomes;
@@ -231,29 +289,53 @@ function prepare(ops: readonly Op[]): Prepared[] {
   });
 }
 
-async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], at: string): Promise<Batch> {
+/** Reads what the batch's checks need: the current state of what it names, and the actor's blobs. */
+async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], now: Date): Promise<Batch> {
   const itemIds = new Set<string>();
   const edgeIds = new Set<string>();
   const proposalIds = new Set<string>();
+  const blobs = new Set<string>();
   for (const op of ops) {
     if (op.kind === 'proposal.upsert') proposalIds.add(op.proposal.id);
     if (op.kind === 'proposal.decide') proposalIds.add(op.proposalId);
-    if (op.kind === 'item.upsert') itemIds.add(op.item.id);
+    if (op.kind === 'item.upsert') {
+      itemIds.add(op.item.id);
+      if (op.item.file_id) itemIds.add(op.item.file_id);
+      if (op.item.blob) blobs.add(op.item.blob);
+    }
     if (op.kind === 'edge.upsert') {
       edgeIds.add(op.edge.id);
       itemIds.add(op.edge.from_id);
       itemIds.add(op.edge.to_id);
     }
   }
+  const items = await loadItems(tx, [...itemIds]);
+  // The files of sections an edge names (SUPERSEDES may carry its file's origin, [S26]).
+  const files = [...items.values()].map((i) => i.fileId).filter((f): f is string => !!f && !items.has(f));
+  for (const [id, state] of await loadItems(tx, files)) items.set(id, state);
+  const visible = await visibleScopes(tx, actor.user);
+  const scopes = new Map<string, Set<string>>();
   return {
     actor,
-    visible: new Set(await visibleScopes(tx, actor.user)),
-    items: await loadItems(tx, [...itemIds]),
+    workspaceId: (await getWorkspace(tx)).id,
+    nowMs: now.getTime(),
+    visible: new Set(visible),
+    items,
+    uploaded: await uploadedBy(tx, actor.user, [...blobs]),
+    readable: await readableBlobs(tx, visible, [...blobs]),
+    async scopesOf(user) {
+      const known = scopes.get(user);
+      if (known) return known;
+      const seen = new Set(await visibleScopes(tx, user));
+      scopes.set(user, seen);
+      return seen;
+    },
     edges: await loadEdges(tx, [...edgeIds]),
     written: new Map(),
+    stale: new Map(),
     proposals: await loadProposals(tx, [...proposalIds]),
     proposalWrites: new Map(),
-    at,
+    at: now.toISOString(),
   };
 }
 
@@ -306,9 +388,9 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
       [batch.map((p) => p.op.id)],
     );
     const known = new Map(knownRows.map((r) => [r.id, { hash: r.body_hash, seq: Number(r.seq) }]));
-    const b = await loadBatch(tx, actor, ops, at);
+    const b = await loadBatch(tx, actor, ops, now);
     const itemsBefore = new Map(b.items);
-    const outcomes = decide(b, batch, known);
+    const outcomes = await decide(b, batch, known);
     const inserts: { p: Prepared; seq: number }[] = [];
     outcomes.forEach((o, i) => {
       if (o.status !== 'new') return;
@@ -335,15 +417,21 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
       );
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
     }
-    return respond(batch, outcomes);
+    return respond(batch, outcomes, b.stale);
   });
 }
 
-function respond(batch: readonly Prepared[], outcomes: readonly Outcome[]): PushResponse {
+function respond(
+  batch: readonly Prepared[],
+  outcomes: readonly Outcome[],
+  stale: ReadonlyMap<string, string>,
+): PushResponse {
   const out: PushResponse = { accepted: [], refused: [] };
   outcomes.forEach((o, i) => {
     const id = (batch[i] as Prepared).op.id;
-    if (o.status === 'refused') out.refused.push({ id, reason: o.reason });
+    const newer = stale.get(id);
+    if (o.status === 'refused')
+      out.refused.push(newer ? { id, reason: o.reason, newer } : { id, reason: o.reason });
     else if (o.status === 'same-as') {
       const first = outcomes[o.index];
       if (first?.status === 'refused') out.refused.push({ id, reason: first.reason });

@@ -1,6 +1,7 @@
 /**
  * The server's current state per item and edge: the winning op (last writer by hlc, ties by op
- * id), its scope, and for items the blob. Loaded for a push, merged with the batch in memory,
+ * id), its scope, for items the blob, and what the authority rules check ([S24]–[S27]): kind,
+ * file, id namespace, creator, origin actor. Loaded for a push, merged with the batch in memory,
  * written back in the same transaction.
  */
 import type { Queryable } from '../db/types.ts';
@@ -13,6 +14,13 @@ export type ItemState = {
   opId: string;
   seq: number;
   blob: string | null;
+  storageKind: string | null;
+  fileId: string | null;
+  /** The namespace the id was made in ([S25]); null for ids made before ids had one. */
+  namespace: string | null;
+  /** Who created the item ([S24]): they (or an admin) may move it to another scope. */
+  createdBy: string | null;
+  originActor: string | null;
 };
 export type EdgeState = {
   id: string;
@@ -22,6 +30,9 @@ export type EdgeState = {
   seq: number;
   fromId: string;
   toId: string;
+  type: string | null;
+  createdBy: string | null;
+  originActor: string | null;
 };
 
 type ItemRow = {
@@ -31,18 +42,40 @@ type ItemRow = {
   op_id: string;
   seq: number | string;
   blob: string | null;
+  storage_kind: string | null;
+  file_id: string | null;
+  namespace: string | null;
+  created_by: string | null;
+  origin_actor: string | null;
 };
-type EdgeRow = Omit<ItemRow, 'blob'> & { from_id: string; to_id: string };
+type EdgeRow = Pick<ItemRow, 'id' | 'scope' | 'hlc' | 'op_id' | 'seq' | 'created_by' | 'origin_actor'> & {
+  from_id: string;
+  to_id: string;
+  type: string | null;
+};
 
 export async function loadItems(tx: Queryable, ids: readonly string[]): Promise<Map<string, ItemState>> {
   const map = new Map<string, ItemState>();
   if (ids.length === 0) return map;
   const rows = await tx.query<ItemRow>(
-    'SELECT id, scope, hlc, op_id, seq, blob FROM items WHERE id = ANY($1::text[])',
+    `SELECT id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor
+     FROM items WHERE id = ANY($1::text[])`,
     [ids],
   );
   for (const r of rows) {
-    map.set(r.id, { id: r.id, scope: r.scope, hlc: r.hlc, opId: r.op_id, seq: Number(r.seq), blob: r.blob });
+    map.set(r.id, {
+      id: r.id,
+      scope: r.scope,
+      hlc: r.hlc,
+      opId: r.op_id,
+      seq: Number(r.seq),
+      blob: r.blob,
+      storageKind: r.storage_kind,
+      fileId: r.file_id,
+      namespace: r.namespace,
+      createdBy: r.created_by,
+      originActor: r.origin_actor,
+    });
   }
   return map;
 }
@@ -51,7 +84,8 @@ export async function loadEdges(tx: Queryable, ids: readonly string[]): Promise<
   const map = new Map<string, EdgeState>();
   if (ids.length === 0) return map;
   const rows = await tx.query<EdgeRow>(
-    'SELECT id, scope, hlc, op_id, seq, from_id, to_id FROM edges WHERE id = ANY($1::text[])',
+    `SELECT id, scope, hlc, op_id, seq, from_id, to_id, type, created_by, origin_actor
+     FROM edges WHERE id = ANY($1::text[])`,
     [ids],
   );
   for (const r of rows) {
@@ -63,6 +97,9 @@ export async function loadEdges(tx: Queryable, ids: readonly string[]): Promise<
       seq: Number(r.seq),
       fromId: r.from_id,
       toId: r.to_id,
+      type: r.type,
+      createdBy: r.created_by,
+      originActor: r.origin_actor,
     });
   }
   return map;
@@ -79,14 +116,18 @@ export function mergeState<S extends { id: string; hlc: string; opId: string }>(
   return true;
 }
 
-// Written with a last-writer-wins guard so a stale writer can never roll the state back.
+// Written with a last-writer-wins guard so a stale writer can never roll the state back. Who
+// created an item and the namespace of its id are kept from its first write.
 export async function saveItems(tx: Queryable, items: readonly ItemState[]): Promise<void> {
   if (items.length === 0) return;
   await tx.query(
-    `INSERT INTO items (id, scope, hlc, op_id, seq, blob)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+    `INSERT INTO items (id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::text[], $11::text[])
      ON CONFLICT (id) DO UPDATE SET scope = EXCLUDED.scope, hlc = EXCLUDED.hlc, op_id = EXCLUDED.op_id,
-       seq = EXCLUDED.seq, blob = EXCLUDED.blob
+       seq = EXCLUDED.seq, blob = EXCLUDED.blob, origin_actor = EXCLUDED.origin_actor,
+       storage_kind = COALESCE(items.storage_kind, EXCLUDED.storage_kind),
+       file_id = COALESCE(items.file_id, EXCLUDED.file_id)
      WHERE (items.hlc COLLATE "C", items.op_id COLLATE "C") < (EXCLUDED.hlc COLLATE "C", EXCLUDED.op_id COLLATE "C")`,
     [
       items.map((i) => i.id),
@@ -95,6 +136,11 @@ export async function saveItems(tx: Queryable, items: readonly ItemState[]): Pro
       items.map((i) => i.opId),
       items.map((i) => i.seq),
       items.map((i) => i.blob),
+      items.map((i) => i.storageKind),
+      items.map((i) => i.fileId),
+      items.map((i) => i.namespace),
+      items.map((i) => i.createdBy),
+      items.map((i) => i.originActor),
     ],
   );
 }
@@ -102,10 +148,12 @@ export async function saveItems(tx: Queryable, items: readonly ItemState[]): Pro
 export async function saveEdges(tx: Queryable, edges: readonly EdgeState[]): Promise<void> {
   if (edges.length === 0) return;
   await tx.query(
-    `INSERT INTO edges (id, scope, hlc, op_id, seq, from_id, to_id)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+    `INSERT INTO edges (id, scope, hlc, op_id, seq, from_id, to_id, type, created_by, origin_actor)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::text[])
      ON CONFLICT (id) DO UPDATE SET scope = EXCLUDED.scope, hlc = EXCLUDED.hlc, op_id = EXCLUDED.op_id,
-       seq = EXCLUDED.seq, from_id = EXCLUDED.from_id, to_id = EXCLUDED.to_id
+       seq = EXCLUDED.seq, from_id = EXCLUDED.from_id, to_id = EXCLUDED.to_id,
+       type = COALESCE(edges.type, EXCLUDED.type), origin_actor = EXCLUDED.origin_actor
      WHERE (edges.hlc COLLATE "C", edges.op_id COLLATE "C") < (EXCLUDED.hlc COLLATE "C", EXCLUDED.op_id COLLATE "C")`,
     [
       edges.map((e) => e.id),
@@ -115,6 +163,9 @@ export async function saveEdges(tx: Queryable, edges: readonly EdgeState[]): Pro
       edges.map((e) => e.seq),
       edges.map((e) => e.fromId),
       edges.map((e) => e.toId),
+      edges.map((e) => e.type),
+      edges.map((e) => e.createdBy),
+      edges.map((e) => e.originActor),
     ],
   );
 }

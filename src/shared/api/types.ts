@@ -46,7 +46,12 @@ export type SyncStatusView = {
   pending: number;
   cursor: number;
   lastError: string | null;
+  /** Local changes that will not reach anyone (refused by the server, or not sendable): never silent. */
   refused: number;
+  /** The latest of them: what it was and why. */
+  lastRefused: { kind: string; ref: string; reason: string; at: string } | null;
+  /** Pulled operations of kinds this version does not know (from a newer peer), kept aside. */
+  setAside: number;
 };
 
 /** What connecting did: the member this replica now acts as and the first sync round's error, if any. */
@@ -90,6 +95,11 @@ export type AddReport = {
   added: { id: string; label: string; path: string }[];
   unchanged: { id: string; label: string; path: string }[];
   refused: { path: string; reason: string }[];
+  /**
+   * Files already here, in `scope`, added again asking for another scope (`asked`): they stay
+   * where they are (src/shared/scope-kept.ts says so in words). Absent when no scope was asked for.
+   */
+  scopeKept?: { id: string; label: string; path: string; scope: string; asked: string }[];
 };
 
 export type ItemView = {

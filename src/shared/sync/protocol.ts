@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * The protocol version, sent by every replica request in PROTOCOL_HEADER and answered in it. A
+ * server refuses a replica that speaks an older one ([S31]): protocol 2 is the one where the server
+ * checks ids, origins, clocks and blob references ([S25]–[S29]).
+ */
+export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_HEADER = 'x-brain-protocol';
+/** How far ahead of the server's clock an operation's hlc may be ([S28]); replicas never adopt more. */
+export const CLOCK_SKEW_MAX_MS = 5 * 60 * 1000;
 export const PUSH_MAX_OPS = 500;
 export const PUSH_MAX_BYTES = 8 * 1024 * 1024;
 export const PULL_MAX_OPS = 1000;
@@ -150,9 +158,13 @@ export type Op = z.infer<typeof OpSchema>;
 
 export const PushRequestSchema = z.object({ ops: z.array(OpSchema).max(PUSH_MAX_OPS) }).strict();
 export type PushRequest = z.infer<typeof PushRequestSchema>;
+/**
+ * `newer` on a refusal: the op moved an item to another scope but a newer change of the item is
+ * on the server (with this hlc); the replica re-sends its move stamped after it ([S24]).
+ */
 export type PushResponse = {
   accepted: { id: string; seq: number }[];
-  refused: { id: string; reason: string }[];
+  refused: { id: string; reason: string; newer?: string }[];
 };
 
 /**
@@ -169,6 +181,34 @@ export type PushResponse = {
  * backfill are sent again ([S19]).
  */
 export type PulledOp = { seq: number; actor: string; op: Op };
+
+/** Every operation kind this version knows; a pulled op of another kind is from a newer peer ([S30]). */
+export const OP_KINDS: readonly string[] = OpSchema.options.map((o) => o.shape.kind.value);
+
+/**
+ * A pull page as it arrives, before its ops are read: the page is refused whole when it does not
+ * match ([S30]); each op is then an `Op` of a known kind (or the page is refused) or of an unknown
+ * kind (set aside, counted).
+ */
+export const PullResponseSchema = z
+  .object({
+    ops: z
+      .array(
+        z
+          .object({
+            seq: z.number().int().nonnegative(),
+            actor: z.string().min(1).max(200),
+            op: z.object({ kind: z.string().min(1).max(100) }).passthrough(),
+          })
+          .strict(),
+      )
+      .max(PULL_MAX_OPS * 2),
+    evict: z.array(z.union([itemId, z.string().regex(/^g_[0-9a-f]{20}$/), z.string().uuid()])).max(1_000_000),
+    cursor: z.number().int().nonnegative(),
+    more: z.boolean(),
+    page: z.string().min(1).max(100),
+  })
+  .strict();
 
 /** What an id in `evict` names: an edge (`g_…`), a proposal (a uuid) or else an item. */
 export function evictedKind(id: string): 'item' | 'edge' | 'proposal' {
@@ -222,8 +262,13 @@ export type MembersResponse = {
   teams: { id: string; members: string[] }[];
 };
 
-/** Every error answer: `{ error: { code, message } }` with an HTTP status from the code. */
-export type ErrorBody = { error: { code: string; message: string } };
+/**
+ * Every error answer: `{ error: { code, message } }` with an HTTP status from the code. A 401 says
+ * why in `reason` ([S1]): a replica told `revoked` removes what it received ([S32]).
+ */
+export type ErrorBody = {
+  error: { code: string; message: string; reason?: 'missing' | 'unknown' | 'revoked' };
+};
 
 /** Paths, relative to the server URL. All but health, ready and redeem need `Authorization: Bearer <device token>`. */
 export const ROUTES = {

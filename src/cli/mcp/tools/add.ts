@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { itemId } from '../../../engine/ids.ts';
+import { ownedItemId } from '../../../engine/ids.ts';
 import { getRow } from '../../../engine/items.ts';
 import { upsertNote } from '../../../engine/notes.ts';
 import { assertCanWrite, canSee, parseScope } from '../../../engine/scope.ts';
@@ -54,7 +54,7 @@ export function registerAddToBrain(server: McpServer, ctx: AgentContext): void {
         assertCanWrite(engine.db, engine.user, scope);
         const origin = originOf(ctx);
         const sourceKey = args.source_key ?? `agent:${ctx.agentName()}:${ctx.run}:${randomUUID()}`;
-        const existing = getRow(engine.db, itemId(engine.workspaceId, 'note', sourceKey));
+        const existing = getRow(engine.db, ownedItemId(engine.workspaceId, 'note', engine.user, sourceKey));
         if (existing && !canSee(engine.scopes(), existing.scope)) {
           // Someone else's note under that key: never overwrite (or reveal) what this user cannot see.
           throw new AppError('conflict', `source_key "${sourceKey}" is taken; choose another key.`);

@@ -1,4 +1,5 @@
 /** Every migration, in order. Forward-only: append new ones, never edit or reorder shipped ones. */
+import type Database from 'better-sqlite3';
 import { sql as init } from './0001-init.ts';
 import { sql as vectors } from './0002-vectors.ts';
 import { sql as searchIndex } from './0003-search-index.ts';
@@ -9,8 +10,10 @@ import { sql as writeback } from './0007-writeback.ts';
 import { sql as pullAck } from './0008-pull-ack.ts';
 import { sql as proposalSync } from './0009-proposal-sync.ts';
 import { sql as ftsMerge } from './0010-fts-merge.ts';
+import { sql as authority, run as authorityRun } from './0011-authority.ts';
 
-export type Migration = { id: string; sql: string };
+/** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
+export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: '0001-init', sql: init },
@@ -23,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0008-pull-ack', sql: pullAck },
   { id: '0009-proposal-sync', sql: proposalSync },
   { id: '0010-fts-merge', sql: ftsMerge },
+  { id: '0011-authority', sql: authority, run: authorityRun },
 ];

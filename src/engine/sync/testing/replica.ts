@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, createBlobStore } from '../../blobs.ts';
 import { type Db, openDb, stmt, writeTx } from '../../db/driver.ts';
+import { edgeId } from '../../ids.ts';
 import { ftsDelete, getRow, isSearchable, vecDelete } from '../../items.ts';
 import { upsertNote } from '../../notes.ts';
 import type { SyncDeps } from '../client.ts';
@@ -19,11 +20,16 @@ export type TestReplica = SyncDeps & {
 
 const WORKSPACE = 'ws-shared';
 
-export function createReplica(name: string, user = name, options: { connected?: boolean } = {}): TestReplica {
+export function createReplica(
+  name: string,
+  user = name,
+  options: { connected?: boolean; workspaceId?: string } = {},
+): TestReplica {
+  const workspace = options.workspaceId ?? WORKSPACE;
   const dir = mkdtempSync(join(tmpdir(), `brain-sync-${name}-`));
   const db: Db = openDb(join(dir, 'brain.db'));
   const blobs: BlobStore = createBlobStore(join(dir, 'blobs'));
-  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('workspace_id', ?)").run(WORKSPACE);
+  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('workspace_id', ?)").run(workspace);
   db.prepare('INSERT OR IGNORE INTO users (id, name, created_at) VALUES (?, ?, ?)').run(user, user, 'now');
   if (options.connected !== false) {
     db.prepare("UPDATE sync_state SET server = 'http://fake', user_id = ? WHERE id = 1").run(user);
@@ -33,10 +39,10 @@ export function createReplica(name: string, user = name, options: { connected?: 
     user,
     db,
     blobs,
-    workspaceId: WORKSPACE,
+    workspaceId: workspace,
     localModel: null,
     note(key, body, scope = 'org') {
-      return upsertNote(db, WORKSPACE, {
+      return upsertNote(db, workspace, {
         kind: 'fact',
         label: `note ${key}`,
         body,
@@ -60,7 +66,7 @@ export function createReplica(name: string, user = name, options: { connected?: 
       });
     },
     link(from, to, type, note) {
-      const id = `g_${Buffer.from(`${from}${type}${to}`).toString('hex').slice(-20).padStart(20, '0')}`;
+      const id = edgeId(from, type, to);
       db.prepare(
         `INSERT INTO edges (id, type, from_id, to_id, props, origin_actor, origin_source, origin_at)
          VALUES (?, ?, ?, ?, ?, ?, 'test', 'now')

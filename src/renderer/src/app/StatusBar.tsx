@@ -102,11 +102,13 @@ function SyncItem({
   onOpenSettings: () => void;
 }) {
   if (!sync?.connected) {
+    // Disconnected by the server (revoked) or by an update: say why, never just "local".
     return (
-      <Tip content="Not connected to a workspace server">
+      <Tip content={sync?.lastError ?? 'Not connected to a workspace server'}>
         <button type="button" className="statusbar__item statusbar__button" onClick={onOpenSettings}>
           <HardDrive size={12} aria-hidden="true" className="statusbar__icon" />
           <span>Local only</span>
+          {sync?.lastError ? <span className="statusbar__lost">· disconnected</span> : null}
         </button>
       </Tip>
     );
@@ -115,13 +117,17 @@ function SyncItem({
   const last = sync.lastSync
     ? `Last sync ${formatRelative(sync.lastSync)} (${formatDateTime(sync.lastSync)})`
     : 'Not synced yet';
+  // Local changes the server refused (or that could not be sent) never reach anyone: shown, not hidden.
+  const notSent = sync.refused > 0 ? `${plural(sync.refused, 'change')} not sent` : null;
+  const why = sync.lastRefused ? `${notSent}; latest: ${sync.lastRefused.reason}` : notSent;
+  const tip = [last, sync.lastError && !online ? sync.lastError : null, why].filter(Boolean).join(' · ');
   return (
-    <Tip content={sync.lastError && !online ? `${last} · ${sync.lastError}` : last}>
+    <Tip content={tip}>
       <button
         type="button"
         className="statusbar__item statusbar__button"
         onClick={onOpenSettings}
-        aria-label={`Sync: ${online ? 'online' : 'offline'}, ${plural(sync.pending, 'operation')} pending. ${last}`}
+        aria-label={`Sync: ${online ? 'online' : 'offline'}, ${plural(sync.pending, 'operation')} pending${notSent ? `, ${notSent}` : ''}. ${last}`}
       >
         {online ? (
           <Cloud size={12} aria-hidden="true" className="statusbar__icon" />
@@ -131,6 +137,7 @@ function SyncItem({
         <span>
           {online ? 'Online' : 'Offline'} · {sync.pending.toLocaleString()} pending
         </span>
+        {notSent ? <span className="statusbar__lost">· {notSent}</span> : null}
       </button>
     </Tip>
   );

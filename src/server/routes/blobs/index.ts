@@ -1,7 +1,9 @@
 /**
- * Blobs by sha256. PUT streams the body to a temporary file while hashing it and stores it only
- * when the hash matches the URL (anything else: 400 "wrong sha256", nothing stored). GET and HEAD
- * answer only when the user can see an item that references the blob; otherwise 404, exactly as
+ * Blobs by sha256 ([S13], [S27]). PUT streams the body to a temporary file while hashing it and
+ * stores it only when the hash matches the URL (anything else: 400 "wrong sha256", nothing
+ * stored), within the member's storage quota, and records that this member holds those bytes.
+ * GET and HEAD answer only when the user can see an item that references the blob (every
+ * reference was checked when it was pushed); otherwise 404, exactly as
  * for a missing blob, so nobody learns what exists in scopes they cannot see.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,7 +15,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BLOB_MAX_BYTES, ROUTES } from '../../../shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
-import { type Actor, authenticate } from '../../auth.ts';
+import { type Actor, actorOf } from '../../auth.ts';
+import { assertQuota, canRead, recordUpload } from '../../blobs/uploads.ts';
 import { badRequest, notFound, tooLarge } from '../../errors.ts';
 import { visibleScopes } from '../../scopes.ts';
 import { parseWith, routePattern } from '../parse.ts';
@@ -21,11 +24,7 @@ import { HashParamSchema } from './schema.ts';
 
 async function assertCanRead(ctx: AppContext, actor: Actor, hash: string): Promise<void> {
   const scopes = await visibleScopes(ctx.db, actor.user);
-  const rows = await ctx.db.query('SELECT 1 FROM items WHERE blob = $1 AND scope = ANY($2::text[]) LIMIT 1', [
-    hash,
-    scopes,
-  ]);
-  if (rows.length === 0) throw notFound(`No blob ${hash} visible to ${actor.user}.`);
+  if (!(await canRead(ctx.db, scopes, hash))) throw notFound(`No blob ${hash} visible to ${actor.user}.`);
 }
 
 /** Streams `body` to a temp file, counting and hashing; returns the file, its size and hash. */
@@ -33,7 +32,7 @@ async function receive(
   ctx: AppContext,
   body: Readable,
 ): Promise<{ path: string; size: number; hash: string }> {
-  await mkdir(ctx.uploadDir, { recursive: true });
+  await mkdir(ctx.uploadDir, { recursive: true, mode: 0o700 }); // [M1] in docs/SECURITY.md
   const path = join(ctx.uploadDir, `upload-${randomBytes(8).toString('hex')}`);
   const hasher = createHash('sha256');
   let size = 0;
@@ -48,7 +47,7 @@ async function receive(
           yield chunk;
         }
       },
-      createWriteStream(path),
+      createWriteStream(path, { mode: 0o600 }),
     );
   } catch (err) {
     await rm(path, { force: true });
@@ -57,15 +56,22 @@ async function receive(
   return { path, size, hash: hasher.digest('hex') };
 }
 
-async function putBlob(ctx: AppContext, req: FastifyRequest, hash: string) {
+async function putBlob(ctx: AppContext, actor: Actor, req: FastifyRequest, hash: string) {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > BLOB_MAX_BYTES) throw tooLarge(BLOB_MAX_BYTES);
+  // Refused before the body is read when it is known to be too much.
+  await assertQuota(ctx.db, actor.user, hash, declared, ctx.blobQuotaBytes);
   const file = await receive(ctx, req.body as Readable);
-  if (file.hash !== hash) {
+  try {
+    if (file.hash !== hash)
+      throw badRequest(`wrong sha256: the body hashes to ${file.hash}, not ${hash}; nothing stored.`);
+    await assertQuota(ctx.db, actor.user, hash, file.size, ctx.blobQuotaBytes);
+  } catch (err) {
     await rm(file.path, { force: true });
-    throw badRequest(`wrong sha256: the body hashes to ${file.hash}, not ${hash}; nothing stored.`);
+    throw err;
   }
   await ctx.blobs.putFile(hash, file.path, file.size);
+  await recordUpload(ctx.db, actor.user, hash, file.size, ctx.clock.now().toISOString());
   return { hash, size: file.size };
 }
 
@@ -75,14 +81,14 @@ export function registerBlobRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
   const path = routePattern(ROUTES.blob, 'hash');
   app.put(path, async (req, reply) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
-    const stored = await putBlob(ctx, req, hash);
+    const stored = await putBlob(ctx, actor, req, hash);
     req.log.info({ user: actor.user, hash, size: stored.size }, 'blob stored');
     return reply.status(201).send(stored);
   });
   app.get(path, { exposeHeadRoute: false }, async (req, reply) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
     await assertCanRead(ctx, actor, hash);
     const blob = await ctx.blobs.get(hash);
@@ -91,7 +97,7 @@ export function registerBlobRoutes(app: FastifyInstance, ctx: AppContext): void 
     return reply.send(blob.stream);
   });
   app.head(path, async (req, reply) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     const { hash } = parseWith(HashParamSchema, req.params, 'blob hash');
     await assertCanRead(ctx, actor, hash);
     if (!(await ctx.blobs.has(hash))) throw notFound(`No blob ${hash} on this server yet.`);

@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ROUTES, TeamCreateRequestSchema, TeamMemberRequestSchema } from '../../../shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
-import { assertAdmin, authenticate } from '../../auth.ts';
+import { actorOf, assertAdmin } from '../../auth.ts';
 import { addTeamMember, ensureTeam, removeTeamMember } from '../../workspace.ts';
 import { parseWith, routePattern } from '../parse.ts';
 import { TeamMemberParamsSchema, TeamParamSchema } from './schema.ts';
 
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(ROUTES.teams, async (req, reply) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     assertAdmin(actor);
     const { id } = parseWith(TeamCreateRequestSchema, req.body, 'team');
     const at = ctx.clock.now().toISOString();
@@ -17,7 +17,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void 
     return reply.status(created ? 201 : 200).send({ id, created });
   });
   app.post(routePattern(ROUTES.teamMembers, 'team'), async (req) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     assertAdmin(actor);
     const { team } = parseWith(TeamParamSchema, req.params, 'team');
     const { user } = parseWith(TeamMemberRequestSchema, req.body, 'team member');
@@ -25,7 +25,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { team, user };
   });
   app.delete(`${routePattern(ROUTES.teamMembers, 'team')}/:user`, async (req) => {
-    const actor = await authenticate(ctx.db, req.headers.authorization);
+    const actor = actorOf(req);
     assertAdmin(actor);
     const { team, user } = parseWith(TeamMemberParamsSchema, req.params, 'team member');
     await removeTeamMember(ctx.db, ctx.clock.now(), actor.user, team, user);

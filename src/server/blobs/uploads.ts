@@ -1,0 +1,108 @@
+/**
+ * Who may reference and read which bytes (docs/SYNC_SPEC.md [S27]). `blob_uploads` records each
+ * member who uploaded a blob (proving they hold the bytes: the route checks the hash). An item may
+ * reference a blob its pusher uploaded or can already read through an item; reads go only through
+ * an item the reader can see (every reference was checked when it was pushed). Uploads no item references are removed
+ * after a grace period, and a member's uploads count against a storage quota.
+ */
+import { AppError } from '../../shared/errors.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import type { BlobStore } from './store.ts';
+
+/** Defaults: 10 GiB of uploads per member; an upload nothing references is kept for a day. */
+export const DEFAULT_BLOB_QUOTA_BYTES = 10 * 1024 ** 3;
+export const DEFAULT_BLOB_GRACE_MS = 24 * 3600 * 1000;
+
+export async function uploadedBy(
+  tx: Queryable,
+  user: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await tx.query<{ hash: string }>(
+    'SELECT hash FROM blob_uploads WHERE user_id = $1 AND hash = ANY($2::text[])',
+    [user, hashes],
+  );
+  return new Set(rows.map((r) => r.hash));
+}
+
+/** The hashes among `hashes` that an item in one of `scopes` holds now. */
+export async function readableBlobs(
+  tx: Queryable,
+  scopes: readonly string[],
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await tx.query<{ blob: string }>(
+    'SELECT DISTINCT blob FROM items WHERE blob = ANY($1::text[]) AND scope = ANY($2::text[])',
+    [hashes, scopes],
+  );
+  return new Set(rows.map((r) => r.blob));
+}
+
+/** Bytes a member has uploaded (each blob once), other than `except`. */
+export async function storedBy(tx: Queryable, user: string, except: string | null = null): Promise<number> {
+  const rows = await tx.query<{ n: number | string | null }>(
+    'SELECT COALESCE(SUM(size), 0) AS n FROM blob_uploads WHERE user_id = $1 AND hash IS DISTINCT FROM $2',
+    [user, except],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+function mib(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Refuses an upload that would take the member past their quota ([S27]). */
+export async function assertQuota(tx: Queryable, user: string, hash: string, size: number, quota: number) {
+  const used = await storedBy(tx, user, hash);
+  if (used + size <= quota) return;
+  throw new AppError(
+    'refused',
+    `Storage quota reached: ${user} has ${mib(used)} of uploads on this server and this file is ${mib(size)} (the quota is ${mib(quota)}); remove files or ask an admin to raise BRAIN_BLOB_QUOTA_BYTES.`,
+    { status: 413 },
+  );
+}
+
+export async function recordUpload(db: Db, user: string, hash: string, size: number, at: string) {
+  await db.query(
+    `INSERT INTO blob_uploads (hash, user_id, size, uploaded_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (hash, user_id) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, size = EXCLUDED.size`,
+    [hash, user, size, at],
+  );
+}
+
+/** May a member who sees `scopes` read `hash`: only through an item they can see that holds it. */
+export async function canRead(db: Queryable, scopes: readonly string[], hash: string) {
+  return (await readableBlobs(db, scopes, [hash])).size > 0;
+}
+
+/**
+ * Removes uploads no item references once they are older than `graceMs`, then the bytes no item
+ * references and nobody uploaded within the grace period. One server at a time (an advisory lock):
+ * several processes may share one database and blob store.
+ */
+export async function sweepBlobs(db: Db, blobs: BlobStore, now: Date, graceMs: number): Promise<number> {
+  const before = new Date(now.getTime() - graceMs).toISOString();
+  const gone = await db.transaction(async (tx) => {
+    const locked = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(4242001) AS ok');
+    if (!locked[0]?.ok) return [];
+    const rows = await tx.query<{ hash: string }>(
+      `DELETE FROM blob_uploads u WHERE u.uploaded_at < $1
+         AND NOT EXISTS (SELECT 1 FROM items i WHERE i.blob = u.hash)
+       RETURNING u.hash`,
+      [before],
+    );
+    const hashes = [...new Set(rows.map((r) => r.hash))];
+    if (hashes.length === 0) return [];
+    const kept = await tx.query<{ hash: string }>(
+      `SELECT hash FROM blob_uploads WHERE hash = ANY($1::text[])
+       UNION SELECT blob AS hash FROM items WHERE blob = ANY($1::text[])`,
+      [hashes],
+    );
+    const keep = new Set(kept.map((k) => k.hash));
+    return hashes.filter((h) => !keep.has(h));
+  });
+  for (const hash of gone) await blobs.delete(hash);
+  return gone.length;
+}

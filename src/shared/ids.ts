@@ -1,0 +1,102 @@
+/**
+ * How item and edge ids are derived (docs/SYNC_SPEC.md [S25]). Replicas make ids, and the
+ * workspace server recomputes them from what an operation says, so an id can only be made in a
+ * namespace its maker owns:
+ * - a file or a note in its creator's namespace (`user:<id>`): two members' files at the same
+ *   path are two items, and nobody can make (or probe) an id of someone else's item;
+ * - an entity face in the scope it was created in (the writer must be able to write there);
+ * - a section under its file's id; an edge from its two ends, its type and, for a mention, where
+ *   the mention is.
+ * The hash is passed in (node:crypto on both sides): shared code imports no node module.
+ */
+import type { StorageKind } from './types.ts';
+
+/** sha256 of a UTF-8 string, as lowercase hex. */
+export type Sha256Hex = (text: string) => string;
+
+const PREFIX: Record<StorageKind, string> = { file: 'f', section: 's', note: 'n', entity: 'e' };
+
+/**
+ * The namespace an item's id is made in: its creator for files and notes, its scope at creation
+ * for entities, its file's id for sections.
+ */
+export function idNamespace(
+  storageKind: StorageKind,
+  at: { creator: string; scope: string; fileId: string | null },
+): string | null {
+  if (storageKind === 'section') return at.fileId;
+  if (storageKind === 'entity') return at.scope;
+  return `user:${at.creator}`;
+}
+
+/**
+ * An item's id. Sections start with a hash of their file's id (a file's sections are neighbours
+ * in the id indexes, which keeps indexing's write transactions small), then 48 bits of their key.
+ */
+export function deriveItemId(
+  sha: Sha256Hex,
+  workspaceId: string,
+  storageKind: StorageKind,
+  namespace: string,
+  sourceKey: string,
+): string {
+  if (storageKind === 'section') {
+    return `s_${sha(namespace).slice(0, 8)}${sha(`${namespace}\0${sourceKey}`).slice(0, 12)}`;
+  }
+  return `${PREFIX[storageKind]}_${sha(`${workspaceId}\0${namespace}\0${sourceKey}`).slice(0, 20)}`;
+}
+
+/** An edge, grouped under its source item and type; `discriminator` tells parallel edges apart. */
+export function deriveEdgeId(
+  sha: Sha256Hex,
+  from: string,
+  type: string,
+  to: string,
+  discriminator = '',
+): string {
+  const key = discriminator ? `${from}\0${type}\0${to}\0${discriminator}` : `${from}\0${type}\0${to}`;
+  return `g_${sha(`${from}\0${type}`).slice(0, 8)}${sha(key).slice(0, 12)}`;
+}
+
+/**
+ * What tells parallel edges apart, read from the edge's own props so that anyone can recompute
+ * it: a mention by where it is in its item (`start-end`), else by the name used.
+ */
+export function edgeDiscriminator(type: string, props: string | null): string {
+  if (type !== 'MENTIONS' || !props) return '';
+  try {
+    const p = JSON.parse(props) as { span?: { start?: unknown; end?: unknown } | null; name?: unknown };
+    if (p.span && typeof p.span.start === 'number' && typeof p.span.end === 'number')
+      return `${p.span.start}-${p.span.end}`;
+    return typeof p.name === 'string' ? `name:${p.name}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** The id an edge must have: its ends, its type and, for a mention, where the mention is. */
+export function expectedEdgeId(
+  sha: Sha256Hex,
+  edge: { type: string; from_id: string; to_id: string; props: string | null },
+): string {
+  return deriveEdgeId(sha, edge.from_id, edge.type, edge.to_id, edgeDiscriminator(edge.type, edge.props));
+}
+
+const USER_RE = /^[A-Za-z0-9._@-]{1,64}$/;
+// The label may not itself contain `/user:` (no `agent:x/user:admin/user:mallory` look-alikes) or line breaks.
+const UNDER_USER_RE = /^(?:(?!\/user:)[^\n\r]){1,150}\/user:([A-Za-z0-9._@-]{1,64})$/;
+
+/**
+ * The member an origin's actor names: a plain user id (`alice`), or a label kept under a user
+ * (`agent:claude/user:alice`, `writeback:claude/user:alice`, `audit/user:alice`). Null when it
+ * names no member (the server refuses such an origin, [S26]).
+ */
+export function originUser(actor: string): string | null {
+  if (USER_RE.test(actor)) return actor;
+  return UNDER_USER_RE.exec(actor)?.[1] ?? null;
+}
+
+/** An origin actor for work done by a labelled process (an agent, write-back, the audit) for a user. */
+export function actorUnder(label: string, user: string): string {
+  return `${label}/user:${user}`;
+}
