@@ -61,6 +61,12 @@ function lockDataDir(dataDir: string): () => void {
   return () => rmSync(path, { force: true });
 }
 
+/** `BRAIN_BLOB_QUOTA_BYTES`: bytes of uploads each member may keep ([S27]); unset: the default. */
+export function blobQuotaFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const n = Number(env.BRAIN_BLOB_QUOTA_BYTES ?? '');
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): AppDeps['rateLimit'] {
   const max = Number(env.BRAIN_RATE_LIMIT_MAX ?? '');
   if (env.BRAIN_RATE_LIMIT_MAX === '0') return false;
@@ -103,6 +109,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       clock,
       logger: opts.logger ?? false,
       rateLimit: opts.rateLimit ?? rateLimitFromEnv(),
+      blobQuotaBytes: blobQuotaFromEnv(),
     });
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ port: opts.port, host });
