@@ -19,7 +19,7 @@ import type { Db } from '../src/server/db/types.ts';
 import { ensureWorkspace } from '../src/server/workspace.ts';
 import { PULL_MAX_OPS, PUSH_MAX_OPS } from '../src/shared/sync/protocol.ts';
 import { TestClient } from '../test/server/client.ts';
-import { buildItemOp, hlc, itemId } from '../test/server/factories.ts';
+import { buildItemOp, hlc, itemId, TEST_WORKSPACE } from '../test/server/factories.ts';
 import { startPostgres } from '../test/server/postgres.ts';
 import { percentile, printTable, round } from './util.ts';
 
@@ -63,9 +63,10 @@ async function openBackend(name: 'pglite' | 'postgres', dir: string) {
   };
 }
 
-function opsFor(prefix: string, count: number) {
+/** `owner`'s notes: their ids are made in the owner's namespace, as the server checks ([S25]). */
+function opsFor(prefix: string, count: number, owner: string) {
   return Array.from({ length: count }, (_, i) =>
-    buildItemOp(itemId(`${prefix}-${i}`), 'org', {
+    buildItemOp(itemId(`${prefix}-${i}`, 'n', owner), 'org', {
       hlc: hlc(i),
       item: { body: `${prefix} ${i} `.repeat(20) },
     }),
@@ -73,7 +74,7 @@ function opsFor(prefix: string, count: number) {
 }
 
 async function oneClient(admin: TestClient, count: number) {
-  const ops = opsFor('solo', count);
+  const ops = opsFor('solo', count, 'admin');
   let t = performance.now();
   for (let i = 0; i < ops.length; i += PUSH_MAX_OPS) await admin.push(ops.slice(i, i + PUSH_MAX_OPS));
   const pushSec = (performance.now() - t) / 1000;
@@ -91,7 +92,7 @@ async function manyClients(db: Db, admin: TestClient, clients: number, each: num
   const t = performance.now();
   await Promise.all(
     members.map(async (c, ci) => {
-      const ops = opsFor(`c${ci}`, each);
+      const ops = opsFor(`c${ci}`, each, `bench${ci}`);
       for (let i = 0; i < ops.length; i += batch) {
         const start = performance.now();
         await c.push(ops.slice(i, i + batch));
@@ -123,7 +124,7 @@ export async function runSyncServerBench(opts: SyncServerBenchOptions = {}): Pro
     }
     try {
       await migrate(backend.db, new Date().toISOString());
-      const code = await ensureWorkspace(backend.db, new Date());
+      const code = await ensureWorkspace(backend.db, new Date(), 'Org Brain', TEST_WORKSPACE);
       const app = await buildApp({
         db: backend.db,
         blobs: createFsBlobStore(join(dir, 'blobs')),
