@@ -29,6 +29,8 @@ type ItemKeys = {
   superseded_by: string | null;
   scope: string;
   origin_actor: string;
+  origin_source: string;
+  origin_run: string | null;
   embedded_model: string | null;
 };
 
@@ -39,6 +41,8 @@ type EdgeKeys = {
   to_id: string;
   props: string | null;
   origin_actor: string;
+  origin_source: string;
+  origin_run: string | null;
 };
 
 /** Must run inside the caller's write transaction, before the replica records changes to send. */
@@ -53,21 +57,33 @@ export function rekeyReplica(
   const userScope = (s: string) =>
     renameUser && s === `user:${target.fromUser}` ? `user:${target.toUser}` : s;
   const renamed = (a: string) => (renameUser && a === target.fromUser ? target.toUser : a);
-  // Every origin names a member; one written before origins did is the replica's own user's.
-  const actor = (a: string) => (originUser(renamed(a)) ? renamed(a) : actorUnder(a, target.toUser));
+  const runUser = (run: string | null) =>
+    run
+      ? ((
+          stmt(db, 'SELECT user_id FROM runs WHERE id = ?').get(run) as { user_id: string | null } | undefined
+        )?.user_id ?? null)
+      : null;
+  // Every origin names a member ([S26]). Write-back and audit origins written before they did
+  // named only the agent or the pass: they are kept under the run's user, else this replica's.
+  const actor = (a: string, source = '', run: string | null = null) => {
+    if (!a.includes('/user:') && source === 'writeback')
+      return actorUnder(`writeback:${a}`, renamed(runUser(run) ?? target.toUser));
+    if (!a.includes('/user:') && source === 'audit') return actorUnder('audit', target.toUser);
+    return originUser(renamed(a)) ? renamed(a) : actorUnder(a, target.toUser);
+  };
   if (fromWs === target.workspaceId && !renameUser && !target.force) return { items: 0, edges: 0 };
 
   const items = stmt(
     db,
-    `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor,
-     embedded_model FROM items`,
+    `SELECT rowid, id, storage_kind, source_key, file_id, superseded_by, scope, origin_actor, origin_source,
+     origin_run, embedded_model FROM items`,
   ).all() as ItemKeys[];
   const idFor = (r: ItemKeys, fileIds: Map<string, string>): string => {
     if (r.storage_kind === 'section')
       return sectionId(fileIds.get(r.file_id ?? '') ?? r.file_id ?? '', r.source_key);
     if (r.storage_kind === 'entity')
       return entityItemId(target.workspaceId, userScope(r.scope), r.source_key);
-    const owner = originUser(actor(r.origin_actor)) ?? target.toUser;
+    const owner = originUser(actor(r.origin_actor, r.origin_source, r.origin_run)) ?? target.toUser;
     return ownedItemId(target.workspaceId, r.storage_kind, owner, r.source_key);
   };
   // Sections are keyed by their file's new id: files and the rest first.
@@ -88,14 +104,14 @@ export function rekeyReplica(
       mapId(r.file_id),
       mapId(r.superseded_by),
       scope,
-      actor(r.origin_actor),
+      actor(r.origin_actor, r.origin_source, r.origin_run),
       r.rowid,
     );
     if (scope !== r.scope && r.embedded_model) refileVector(db, r, scope);
   }
   const edges = stmt(
     db,
-    'SELECT id, type, from_id, to_id, props, origin_actor FROM edges',
+    'SELECT id, type, from_id, to_id, props, origin_actor, origin_source, origin_run FROM edges',
   ).all() as EdgeKeys[];
   const updateEdge = stmt(
     db,
@@ -104,7 +120,13 @@ export function rekeyReplica(
   for (const e of edges) {
     const from = mapId(e.from_id) as string;
     const to = mapId(e.to_id) as string;
-    updateEdge.run(newEdgeId(e, from, to), from, to, actor(e.origin_actor), e.id);
+    updateEdge.run(
+      newEdgeId(e, from, to),
+      from,
+      to,
+      actor(e.origin_actor, e.origin_source, e.origin_run),
+      e.id,
+    );
   }
   const updateJob = stmt(db, 'UPDATE jobs SET item_id = ? WHERE item_id = ?');
   for (const [oldId, id] of newId) updateJob.run(id, oldId);
