@@ -8,12 +8,9 @@
 import type { Op, PushResponse } from '../../shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
-import { readableBlobs, uploadedBy } from '../blobs/uploads.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { narrowestScope, visibleScopes } from '../scopes.ts';
-import { getWorkspace } from '../workspace.ts';
+import { narrowestScope } from '../scopes.ts';
 import {
-  type AuthorityContext,
   blobRefusal,
   clockRefusal,
   edgeIdRefusal,
@@ -24,19 +21,10 @@ import {
   originRefusal,
   shapeRefusal,
 } from './authority.ts';
+import { type Batch, loadBatch } from './batch.ts';
 import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
-import {
-  type EdgeState,
-  type ItemState,
-  loadEdges,
-  loadItems,
-  loadProposals,
-  mergeState,
-  type ProposalState,
-  saveEdges,
-  saveItems,
-  saveProposals,
-} from './state.ts';
+import { auditDecisions, checkProposalCreate, checkProposalDecide } from './push-proposals.ts';
+import { type EdgeState, type ItemState, mergeState, saveEdges, saveItems, saveProposals } from './state.ts';
 
 type Prepared = { op: Op; body: string; hash: string };
 type Outcome =
@@ -44,18 +32,6 @@ type Outcome =
   | { status: 'new'; seq: number }
   | { status: 'same-as'; index: number }
   | { status: 'refused'; reason: string };
-
-type Batch = AuthorityContext & {
-  edges: Map<string, EdgeState>;
-  /** States this batch wrote, by op id, to receive their sequence numbers. */
-  written: Map<string, ItemState | EdgeState>;
-  proposals: Map<string, ProposalState>;
-  /** Moves refused because a newer change of their item is here: op id -> that change's hlc ([S24]). */
-  stale: Map<string, string>;
-  /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
-  proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
-  at: string;
-};
 
 export const REPLAYED = 'replayed id with a different body';
 
@@ -145,62 +121,6 @@ function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string |
   return null;
 }
 
-/** [S20] A proposal is created once, in a scope its creator may write, by the op of that scope. */
-function checkProposalCreate(b: Batch, op: Extract<Op, { kind: 'proposal.upsert' }>): string | null {
-  const p = op.proposal;
-  if (p.scope !== op.scope) return `op scope ${op.scope} differs from the proposal's scope ${p.scope}`;
-  if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
-  if (b.proposals.has(p.id)) return `proposal ${p.id} already exists`;
-  // [S26] A proposal is made by the member whose run it came from: the token's.
-  const named = p.run ? p.run.user : p.user_id;
-  if ((p.user_id !== null && p.user_id !== b.actor.user) || (named !== null && named !== b.actor.user))
-    return `a proposal names its run's member: ${named ?? p.user_id} is not ${b.actor.user}`;
-  const state: ProposalState = {
-    id: p.id,
-    scope: p.scope,
-    state: 'pending',
-    createdBy: b.actor.user,
-    createdSeq: 0,
-    decidedBy: null,
-    decidedAt: null,
-    decidedSeq: null,
-  };
-  b.proposals.set(p.id, state);
-  b.proposalWrites.set(op.id, { state, field: 'createdSeq' });
-  return null;
-}
-
-/** Who may decide a proposal of `scope` (DESIGN.md section 8), or why not. */
-function deciderRefusal(actor: Actor, scope: string): string | null {
-  if (scope.startsWith('user:')) {
-    const owner = scope.slice('user:'.length);
-    return owner === actor.user ? null : `only ${owner} can decide a proposal in their own user scope`;
-  }
-  return actor.isAdmin ? null : `only a workspace admin can decide ${scope} proposals`;
-}
-
-/** [S21] The first decision of a visible proposal, by someone entitled to it; later ones are refused. */
-function checkProposalDecide(b: Batch, op: Extract<Op, { kind: 'proposal.decide' }>): string | null {
-  const current = b.proposals.get(op.proposalId);
-  // A proposal the actor cannot see is reported exactly like a missing one: no existence oracle.
-  if (!current || !b.visible.has(current.scope)) return `proposal ${op.proposalId} not found`;
-  if (op.scope !== current.scope)
-    return `op scope ${op.scope} differs from the proposal's scope ${current.scope}`;
-  const notAllowed = deciderRefusal(b.actor, current.scope);
-  if (notAllowed) return notAllowed;
-  if (current.state !== 'pending')
-    return `proposal ${op.proposalId} was already ${current.state} by ${current.decidedBy ?? 'someone'}`;
-  if (op.decision === 'approved' && op.itemId === null) return 'an approval names the note it wrote (itemId)';
-  if (op.decision === 'rejected' && op.itemId !== null)
-    return 'a rejection writes no note (itemId must be null)';
-  if (op.decision === 'rejected' && !op.reason?.trim()) return 'a rejection says why (reason)';
-  current.state = op.decision;
-  current.decidedBy = b.actor.user;
-  current.decidedAt = b.at;
-  b.proposalWrites.set(op.id, { state: current, field: 'decidedSeq' });
-  return null;
-}
-
 async function check(b: Batch, op: Op): Promise<string | null> {
   const ahead = clockRefusal(op, b.nowMs);
   if (ahead) return ahead;
@@ -287,77 +207,6 @@ function prepare(ops: readonly Op[]): Prepared[] {
     const body = canonicalJson(op);
     return { op, body, hash: bodyHash(body) };
   });
-}
-
-/** Reads what the batch's checks need: the current state of what it names, and the actor's blobs. */
-async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], now: Date): Promise<Batch> {
-  const itemIds = new Set<string>();
-  const edgeIds = new Set<string>();
-  const proposalIds = new Set<string>();
-  const blobs = new Set<string>();
-  for (const op of ops) {
-    if (op.kind === 'proposal.upsert') proposalIds.add(op.proposal.id);
-    if (op.kind === 'proposal.decide') proposalIds.add(op.proposalId);
-    if (op.kind === 'item.upsert') {
-      itemIds.add(op.item.id);
-      if (op.item.file_id) itemIds.add(op.item.file_id);
-      if (op.item.blob) blobs.add(op.item.blob);
-    }
-    if (op.kind === 'edge.upsert') {
-      edgeIds.add(op.edge.id);
-      itemIds.add(op.edge.from_id);
-      itemIds.add(op.edge.to_id);
-    }
-  }
-  const items = await loadItems(tx, [...itemIds]);
-  // The files of sections an edge names (SUPERSEDES may carry its file's origin, [S26]).
-  const files = [...items.values()].map((i) => i.fileId).filter((f): f is string => !!f && !items.has(f));
-  for (const [id, state] of await loadItems(tx, files)) items.set(id, state);
-  const visible = await visibleScopes(tx, actor.user);
-  const scopes = new Map<string, Set<string>>();
-  return {
-    actor,
-    workspaceId: (await getWorkspace(tx)).id,
-    nowMs: now.getTime(),
-    visible: new Set(visible),
-    items,
-    uploaded: await uploadedBy(tx, actor.user, [...blobs]),
-    readable: await readableBlobs(tx, visible, [...blobs]),
-    async scopesOf(user) {
-      const known = scopes.get(user);
-      if (known) return known;
-      const seen = new Set(await visibleScopes(tx, user));
-      scopes.set(user, seen);
-      return seen;
-    },
-    edges: await loadEdges(tx, [...edgeIds]),
-    written: new Map(),
-    stale: new Map(),
-    proposals: await loadProposals(tx, [...proposalIds]),
-    proposalWrites: new Map(),
-    at: now.toISOString(),
-  };
-}
-
-/** [S9] Every decision is in the audit log, with the decider and what they decided. */
-async function auditDecisions(tx: Queryable, b: Batch, accepted: readonly Prepared[]) {
-  for (const { op } of accepted) {
-    if (op.kind !== 'proposal.decide') continue;
-    await audit(tx, {
-      at: b.at,
-      actor: b.actor.user,
-      action: 'proposal.decide',
-      subject: op.proposalId,
-      details: {
-        scope: op.scope,
-        decision: op.decision,
-        edited: op.edited,
-        item: op.itemId,
-        reason: op.reason,
-        op: op.id,
-      },
-    });
-  }
 }
 
 async function auditScopeChanges(tx: Queryable, before: Map<string, ItemState>, after: Batch, at: string) {
