@@ -4,6 +4,7 @@
  * block the window. Main only relays messages. This file uses the utility process's
  * `process.parentPort` and never imports electron.
  */
+import { isMainThread } from 'node:worker_threads';
 import { type EngineMessage, type MainMessage, serveMessages } from './messages.ts';
 
 type ParentPort = {
@@ -12,8 +13,10 @@ type ParentPort = {
 };
 
 // What libraries create in the workspace (SQLite's journal files) is the owner's only, as in the
-// CLI ([M1] in docs/SECURITY.md); a utility process may not inherit the main process's umask.
-process.umask(0o077);
+// CLI ([M1] in docs/SECURITY.md); a utility process may not inherit the main process's umask. A
+// worker thread (test/electron-bundle.test.ts runs the bundle in one) may not set it: its
+// process's applies.
+if (isMainThread) process.umask(0o077);
 
 const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
 if (!port) {
