@@ -5,7 +5,10 @@
  * A push round freezes each changed row into an operation with a clock (sync_outbox) and sends
  * it until the server acknowledges it; sync_versions keeps the winning (hlc, op id) per item
  * and edge for last-writer-wins. Tokens are never stored here (a 0600 file in the workspace).
+ * The recording condition and statements are in ./sql-parts.ts (0009 uses them too).
  */
+import { record, recording } from './sql-parts.ts';
+
 const itemCols = [
   'id',
   'storage_kind',
@@ -50,12 +53,6 @@ const edgeCols = [
 ];
 
 const changed = (cols: string[]) => cols.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
-export const recording = `(SELECT server FROM sync_state WHERE id = 1) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sync_applying)`;
-// Delete then insert, not INSERT OR REPLACE: an outer statement's conflict policy (an upsert, an
-// INSERT OR IGNORE) overrides the one written inside a trigger.
-export const record = (kind: string) =>
-  `DELETE FROM sync_changes WHERE kind = '${kind}' AND ref = NEW.id;
-   INSERT INTO sync_changes (kind, ref, changed_ms) VALUES ('${kind}', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));`;
 
 export const sql = `
 CREATE TABLE sync_state (

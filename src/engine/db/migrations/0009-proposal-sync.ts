@@ -11,7 +11,7 @@
  * (The two change kinds are in sync_changes' CHECK (0006); the run a pulled proposal came from
  * is proposals.run_info (0007).)
  */
-import { record, recording } from './0006-sync.ts';
+import { record, recording } from './sql-parts.ts';
 
 export const sql = `
 CREATE TABLE sync_early_decisions (

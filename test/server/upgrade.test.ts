@@ -1,0 +1,106 @@
+/**
+ * [D4] in docs/SCHEMA.md: a server database of the previous release (every migration before
+ * 0004-authority) with data in it (test/server/previous-release.ts) upgrades to this release's
+ * schema and keeps that data; 0004's backfill fills the authority columns from the ops (kind,
+ * file and origin of the winning op, the creator from the first op of the id), and this
+ * release's server then serves the upgraded rows and accepts a change to them.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { migrate } from '../../src/server/db/migrate.ts';
+import type { Db } from '../../src/server/db/types.ts';
+import { TestClient } from './client.ts';
+import { buildItemOp, hlc } from './factories.ts';
+import { forEachBackend } from './harness.ts';
+import {
+  AT,
+  dump,
+  FILE,
+  NOTE,
+  note,
+  openEmpty,
+  PREVIOUS,
+  PUSHED,
+  previousMembers,
+  SECTION,
+  writePrevious,
+} from './previous-release.ts';
+import { startTestServer, type TestServer } from './support.ts';
+
+forEachBackend('[D4] a server database of the previous release upgrades with its data', (backend) => {
+  let store: Awaited<ReturnType<typeof openEmpty>> | null = null;
+  let server: TestServer | null = null;
+  beforeEach(async () => {
+    store = await openEmpty(backend);
+  });
+  afterEach(async () => {
+    await server?.close();
+    await store?.close();
+    server = null;
+    store = null;
+  });
+
+  it('keeps every row, fills the new columns from the ops, and this release serves them', async () => {
+    const db = (store as { db: Db }).db;
+    expect(await migrate(db, AT, PREVIOUS)).toEqual(['0001-initial', '0002-pull-pages', '0003-proposals']);
+    const tokens = await previousMembers(db);
+    await writePrevious(db, tokens.devices);
+    const before = await dump(db);
+    expect(before.ops).toHaveLength(PUSHED.length);
+
+    expect(await migrate(db, '2026-12-01T09:00:00.000Z')).toEqual(['0004-authority']);
+    expect(await dump(db)).toEqual(before);
+    const items = await db.query(
+      'SELECT id, storage_kind, file_id, namespace, created_by, origin_actor FROM items ORDER BY id',
+    );
+    const filled = [
+      {
+        id: FILE,
+        storage_kind: 'file',
+        file_id: null,
+        namespace: null,
+        created_by: 'dana',
+        origin_actor: 'dana',
+      },
+      {
+        id: NOTE,
+        storage_kind: 'note',
+        file_id: null,
+        namespace: null,
+        created_by: 'dana',
+        origin_actor: 'admin',
+      },
+      {
+        id: SECTION,
+        storage_kind: 'section',
+        file_id: FILE,
+        namespace: null,
+        created_by: 'dana',
+        origin_actor: 'dana',
+      },
+    ];
+    expect(items).toEqual(filled.sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(await db.query('SELECT type, created_by, origin_actor FROM edges')).toEqual([
+      { type: 'HAS_SECTION', created_by: 'dana', origin_actor: 'dana' },
+    ]);
+    expect(await db.query('SELECT * FROM blob_uploads')).toEqual([]);
+
+    // This release's server over the upgraded database: the same ops in order, and an edit of a
+    // note made before the upgrade is accepted by its creator, numbered after the old ops.
+    server = await startTestServer(db);
+    const dana = new TestClient(server.url, tokens.dana, 'dana');
+    const pulled = await dana.pullAll();
+    expect(pulled.ops.map((o) => [o.seq, o.actor, o.op.id])).toEqual(
+      PUSHED.map((p, i) => [i + 1, p.actor, p.op.id]),
+    );
+    const edit = buildItemOp(NOTE, 'team:eng', { hlc: hlc(8), item: { ...note, origin_actor: 'dana' } });
+    expect(await dana.push([edit])).toEqual({
+      accepted: [{ id: edit.id, seq: PUSHED.length + 1 }],
+      refused: [],
+    });
+    const [after] = await db.query<{ created_by: string; origin_actor: string }>(
+      'SELECT created_by, origin_actor FROM items WHERE id = $1',
+      [NOTE],
+    );
+    expect(after).toEqual({ created_by: 'dana', origin_actor: 'dana' });
+  });
+});
