@@ -1,5 +1,6 @@
 /** `brain runs`: runs handed in by agents (and remembered chats) with their write-back outcome. */
 import type { Command } from 'commander';
+import type { Engine } from '../../engine/engine.ts';
 import { isAdmin } from '../../engine/writeback/inbox.ts';
 import { runPendingWritebacks } from '../../engine/writeback/pass.ts';
 import { listRuns } from '../../engine/writeback/runs.ts';
@@ -14,15 +15,36 @@ function outcome(r: RunView): string {
   return `${r.pass.proposed} proposed: ${r.pass.written} written, ${r.pass.reviewed} to review, ${r.pass.skipped} skipped`;
 }
 
+/**
+ * The passes that wait, now: pending runs and runs whose lease ran out ([J5] in docs/WORKSPACE.md).
+ * Ctrl+C (or SIGTERM) gives back the claim of the pass in flight instead of leaving it to its
+ * lease ([J3]); the runs done so far are listed as usual.
+ */
+async function processNow(engine: Engine): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await runPendingWritebacks(engine, { signal: stop.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 export function registerRuns(program: Command): void {
   program
     .command('runs')
     .description('Runs with their write-back outcome')
     .option('--json', 'print JSON')
-    .option('--process', 'run the write-back passes that wait, now (needs a chat model)')
+    .option(
+      '--process',
+      'run the write-back passes that wait or were left by a stopped process, now (needs a chat model)',
+    )
     .action((opts: { json?: boolean; process?: boolean }) =>
       withEngine(program, async (engine) => {
-        if (opts.process) await runPendingWritebacks(engine);
+        if (opts.process) await processNow(engine);
         const runs = listRuns(engine.db, engine.user, { all: isAdmin(engine.db, engine.user) });
         if (opts.json) return printJson(runs);
         if (runs.length === 0) print('No runs yet: agents hand them in with brain_run_end.');

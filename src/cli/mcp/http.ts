@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BrainWork } from '../../engine/api/writeback-host.ts';
 import type { Embedder } from '../../engine/embed/index.ts';
 import {
   EMBED_PATH,
@@ -165,7 +166,9 @@ export type McpHttpServer = {
 
 /**
  * `brain mcp --http`: this handler alone on 127.0.0.1. When no live process owns the embedding
- * model it becomes the owner: it serves its embedder at /embed and writes <home>/owner.json.
+ * model it becomes the owner: it serves its embedder at /embed, writes <home>/owner.json, and
+ * runs the write-back loop that agents' `brain mcp` processes leave their runs to ([J4] in
+ * docs/WORKSPACE.md).
  */
 export async function serveMcpHttp(options: {
   home?: string;
@@ -191,6 +194,10 @@ export async function serveMcpHttp(options: {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  // No window listens to this host's events: the loop's only job is to run the passes.
+  const quiet = () => undefined;
+  const work = embed ? new BrainWork(engine, quiet, quiet) : null;
+  work?.start();
   if (embed) writeOwnerFile(engine.home, { port, token: embedToken });
   return {
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
@@ -199,6 +206,7 @@ export async function serveMcpHttp(options: {
     isOwner: embed !== null,
     close: async () => {
       if (embed) removeOwnerFile(engine.home);
+      await work?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mcp.close();

@@ -1,11 +1,14 @@
 /**
- * `brain_run_end`: an agent hands in the end of its run. Stored in `runs` for the write-back pass
- * of a later issue, which takes runs in `pending` (succeeded or blocked: DESIGN.md section 8);
- * failed and cancelled runs are kept as `skipped`. Ending the same run again replaces what it
- * handed in as long as write-back has not started on it; after that it is a conflict.
+ * `brain_run_end`: an agent hands in the end of its run. Stored in `runs` for the write-back pass,
+ * which takes runs in `pending` (succeeded or blocked: DESIGN.md section 8); failed and cancelled
+ * runs are kept as `skipped`. Ending the same run again replaces what it handed in as long as
+ * write-back has not started on it (or was given back, [J3] in docs/WORKSPACE.md); after that it
+ * is a conflict.
  */
 import type { Db } from '../../engine/db/driver.ts';
 import { writeTx } from '../../engine/db/driver.ts';
+import { readLiveOwner } from '../../engine/embed/remote.ts';
+import { type WritebackDeps, writebackInBackground } from '../../engine/writeback/pass.ts';
 import { AppError } from '../../shared/errors.ts';
 
 export const RUN_STATUSES = ['succeeded', 'blocked', 'failed', 'cancelled'] as const;
@@ -62,4 +65,21 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
     );
     return { run: end.run, status: end.status, writeback, replaced: prev !== undefined };
   });
+}
+
+export type WritebackHandoff = { by: 'owner'; pid: number } | { by: 'this-process' };
+
+/**
+ * Where the pass of a run just ended (and pending) runs ([J4] in docs/WORKSPACE.md). A `brain mcp`
+ * on stdio usually exits right after `brain_run_end` (its client closes it), so a live owner
+ * (`<home>/owner.json`: `brain serve`, `brain mcp --http`; src/engine/embed/remote.ts), whose
+ * write-back loop looks for pending runs every few seconds (src/engine/api/writeback-host.ts),
+ * gets the run. Only without one does this process run the pass, under a short lease that it
+ * gives back if it stops early ([J1], [J3]).
+ */
+export function handOffWriteback(deps: WritebackDeps, runId: string): WritebackHandoff {
+  const owner = readLiveOwner(deps.home);
+  if (owner) return { by: 'owner', pid: owner.pid };
+  writebackInBackground(deps, runId);
+  return { by: 'this-process' };
 }

@@ -1,8 +1,9 @@
 /**
  * `brain mcp`: the MCP server on stdio. stdout carries the protocol only; every log line goes to
- * stderr. Ends when the client closes stdin.
+ * stderr. Ends when the client closes stdin, or on SIGINT / SIGTERM.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { releaseLeases } from '../../engine/jobs-lease.ts';
 import { openEngineForAgent } from './agent-engine.ts';
 import { createAgentServer, instrumentTransport } from './server.ts';
 
@@ -22,8 +23,13 @@ export async function runStdio(options: StdioOptions): Promise<void> {
     const done = () => resolve();
     process.stdin.once('end', done);
     process.stdin.once('close', done);
+    // Clients stop a server that lingers with SIGTERM; that is a clean stop too.
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
     server.server.onclose = done;
   });
+  // First of all, a write-back pass still in flight gives its claim back ([J3] in docs/WORKSPACE.md).
+  releaseLeases(engine.db);
   await server.close().catch(() => undefined);
   await engine.close();
 }

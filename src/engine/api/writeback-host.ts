@@ -2,8 +2,10 @@
  * What a long-lived host (the app, `brain serve`) does for write-back, the inbox, the audit pass
  * and model-backed chat, in the background of its loop:
  *  - a write-back loop that looks for runs waiting for their pass (ended by agents in any process,
- *    or remembered from a chat) every few seconds, and right away when asked; passes are claimed in
- *    the database, so several hosts never run the same one twice;
+ *    or remembered from a chat, or left by a process killed mid-pass once its lease ran out) every
+ *    few seconds, and right away when asked; passes are claimed in the database, so several hosts
+ *    never run the same one twice, and a host that stops gives back the pass in flight ([J1]–[J4]
+ *    in docs/WORKSPACE.md: an agent's `brain mcp` leaves its runs to this loop when it is the owner);
  *  - an audit queue fed by the index runner, one file at a time;
  *  - the chat model for `chat.send` (streamed as `chat.delta` events) and its settings.
  * Nothing here ever blocks a command: they queue work and return.
@@ -41,6 +43,7 @@ export class BrainWork {
   private readonly audits: string[] = [];
   private auditing: Promise<void> | null = null;
   private closed = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly engine: Engine,
@@ -64,7 +67,7 @@ export class BrainWork {
     }
     if (offReason(readModelConfig(this.engine.db)) !== null) return;
     if (pendingRuns(this.engine.db).length === 0) return;
-    this.loop = runPendingWritebacks(this.engine)
+    this.loop = runPendingWritebacks(this.engine, { signal: this.stopping.signal })
       .then((results) => {
         if (results.length === 0) return;
         this.emit('inbox.changed', { at: new Date().toISOString() });
@@ -162,6 +165,7 @@ export class BrainWork {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    this.stopping.abort(); // the pass in flight gives its claim back instead of being waited for
     await this.loop;
     await this.auditing;
   }

@@ -97,6 +97,8 @@ export async function runToolLoop(
     timeoutMs?: number;
     /** The frame of the prompt's boundary: tool errors are fenced with it. */
     frame?: Frame;
+    /** Aborts the loop's model calls (a background pass that gave its claim back). */
+    signal?: AbortSignal;
   },
 ): Promise<LoopResult> {
   const client = openClient(access, input.timeoutMs);
@@ -115,12 +117,11 @@ export async function runToolLoop(
   const maxTurns = input.maxTurns ?? input.maxSteps + 2;
   while (turns < maxTurns) {
     turns += 1;
-    const res = await client.chat.completions.create({
-      model: access.model,
-      messages,
-      tools,
-      temperature: 0,
-    });
+    input.signal?.throwIfAborted();
+    const res = await client.chat.completions.create(
+      { model: access.model, messages, tools, temperature: 0 },
+      { signal: input.signal },
+    );
     const msg = res.choices[0]?.message;
     if (!msg) throw new Error('the model returned no message');
     const calls = (msg.tool_calls ?? []).filter((c) => c.type === 'function');

@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible HTTP server for tests (node:http, no network): deterministic
  * replies chosen by a script, streamed as server-sent events when asked, tool calls included,
- * and failures on demand (an HTTP error, a connection that never answers).
+ * and failures on demand (an HTTP error, a connection that never answers, an answer held back).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,11 +13,14 @@ export type ChatRequest = {
   tools?: { function: { name: string } }[];
 };
 
-export type ScriptedReply =
+type ImmediateReply =
   | { content: string }
   | { toolCalls: { name: string; arguments: unknown }[]; content?: string }
   | { status: number; error: string }
   | { hang: true };
+
+/** `after`: the reply is sent once the promise settles (a model that is slow until the test says so). */
+export type ScriptedReply = ImmediateReply | { after: Promise<unknown>; reply: ImmediateReply };
 
 export type Script = (req: ChatRequest, index: number) => ScriptedReply;
 
@@ -123,7 +126,9 @@ export async function startScriptedModel(
       }
       const body = JSON.parse(await readBody(req)) as ChatRequest;
       requests.push(body);
-      const reply = script(body, requests.length - 1);
+      const scripted = script(body, requests.length - 1);
+      if ('after' in scripted) await scripted.after.catch(() => undefined);
+      const reply = 'after' in scripted ? scripted.reply : scripted;
       if ('hang' in reply) {
         hanging.add(res);
         return;

@@ -1,30 +1,32 @@
 /**
  * One write-back pass per run (DESIGN.md section 8), fire and forget.
  *
- * - Claimed once: the pass row is keyed by the run id and the claim is one IMMEDIATE transaction
- *   (run still pending → pass row inserted → run marked running), so two processes, or a run that
- *   ends twice, never get two passes. A pass left `running` by a process that died is taken over
- *   once its lease runs out: nothing of it was written (see below), so this is still one pass.
+ * - Claimed once (claim.ts): a pass left `running` by a process that was killed is taken over once
+ *   its short lease runs out, and a pass whose process stopped early was given back and is pending
+ *   again ([J1]–[J3] in docs/WORKSPACE.md). While the pass runs, a heartbeat renews its lease.
  * - Nothing is written until the writer has finished: proposals are collected in memory, then the
- *   gate's decisions, the proposal rows and the notes written straight in land in one transaction.
- *   A model failure or timeout mid-pass therefore changes nothing; it is recorded on the pass
- *   (failed, with the error) and logged.
+ *   gate's decisions, the proposal rows and the notes written straight in land in one transaction,
+ *   and only while the claim is still this pass's ([J2]). A model failure or timeout mid-pass
+ *   therefore changes nothing; it is recorded on the pass (failed, with the error) and logged.
  * - Without a model the run stays pending ("write-back is off") and is picked up once one is set.
  */
 
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { actorUnder } from '../../shared/ids.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import type { Embedder } from '../embed/index.ts';
+import { holdLease, type Lease } from '../jobs-lease.ts';
 import { type ModelAccess, offReason, readModelConfig, resolveModel } from '../llm/config.ts';
 import { upsertNote } from '../notes.ts';
 import { visibleScopes } from '../scope.ts';
 import { search } from '../search/search.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { userExists } from '../workspace.ts';
+import { claimRun, finishFailed, holdsClaim, passLeaseHooks, pendingRuns, type RunRow } from './claim.ts';
 import { type GateDecision, gate, type Proposal } from './gate.ts';
 import { runWriter, type WriterPassage } from './writer.ts';
+
+export { claimRun, pendingRuns } from './claim.ts';
 
 export type WritebackDeps = {
   db: Db;
@@ -37,6 +39,7 @@ export type WritebackDeps = {
 export type PassResult =
   | { state: 'off'; run: string; reason: string }
   | { state: 'not-claimed'; run: string; reason: string }
+  | { state: 'released'; run: string; reason: string }
   | { state: 'failed'; run: string; error: string }
   | {
       state: 'done';
@@ -45,59 +48,12 @@ export type PassResult =
       decisions: (GateDecision & { id: string; label: string })[];
     };
 
-type RunRow = {
-  id: string;
-  user_id: string;
-  agent: string;
-  status: string;
-  work_products: string;
-  writeback_state: string;
+export type PassOptions = {
+  access?: ModelAccess | null;
+  timeoutMs?: number;
+  /** Aborted when the host stops: the pass in flight gives its claim back ([J3]). */
+  signal?: AbortSignal;
 };
-
-const LEASE_MS = 30 * 60_000;
-const OWNER = `${hostname()}:${process.pid}`;
-
-/** Runs waiting for their pass: pending, or running under a lease that ran out. */
-export function pendingRuns(db: Db): string[] {
-  const rows = db
-    .prepare(
-      `SELECT r.id FROM runs r LEFT JOIN writeback_passes p ON p.run_id = r.id
-       WHERE r.status IN ('succeeded', 'blocked')
-         AND (r.writeback_state = 'pending' OR (r.writeback_state = 'running' AND p.state = 'running' AND p.lease_until < ?))
-       ORDER BY r.ended_at LIMIT 20`,
-    )
-    .all(Date.now()) as { id: string }[];
-  return rows.map((r) => r.id);
-}
-
-/** Takes the run's one pass, or returns why not. */
-export function claimRun(db: Db, runId: string, model: string): RunRow | string {
-  return writeTx(db, () => {
-    const run = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
-    if (!run) return `no run ${runId}`;
-    if (run.status !== 'succeeded' && run.status !== 'blocked') return `the run ${run.status}: no write-back`;
-    const pass = db.prepare('SELECT state, lease_until FROM writeback_passes WHERE run_id = ?').get(runId) as
-      | { state: string; lease_until: number | null }
-      | undefined;
-    const now = new Date().toISOString();
-    if (pass) {
-      const stale = pass.state === 'running' && (pass.lease_until ?? 0) < Date.now();
-      if (!stale) return `the run already had its write-back pass (${pass.state})`;
-      db.prepare(
-        `UPDATE writeback_passes SET owner = ?, lease_until = ?, attempts = attempts + 1, started_at = ?, model = ?
-         WHERE run_id = ?`,
-      ).run(OWNER, Date.now() + LEASE_MS, now, model, runId);
-    } else {
-      if (run.writeback_state !== 'pending') return `the run's write-back is ${run.writeback_state}`;
-      db.prepare(
-        `INSERT INTO writeback_passes (run_id, state, owner, lease_until, model, started_at)
-         VALUES (?, 'running', ?, ?, ?, ?)`,
-      ).run(runId, OWNER, Date.now() + LEASE_MS, model, now);
-    }
-    db.prepare("UPDATE runs SET writeback_state = 'running', updated_at = ? WHERE id = ?").run(now, runId);
-    return run;
-  });
-}
 
 async function searchPassages(deps: WritebackDeps, user: string, query: string): Promise<WriterPassage[]> {
   let queryVector: { vector: Float32Array; model: string } | null = null;
@@ -118,63 +74,78 @@ async function searchPassages(deps: WritebackDeps, user: string, query: string):
 export async function runWritebackPass(
   deps: WritebackDeps,
   runId: string,
-  options: { access?: ModelAccess | null; timeoutMs?: number } = {},
+  options: PassOptions = {},
 ): Promise<PassResult> {
   const access = options.access === undefined ? await resolveModel(deps.db, deps.home) : options.access;
   if (!access) {
     return { state: 'off', run: runId, reason: `write-back is off: ${offReason(readModelConfig(deps.db))}` };
   }
+  if (options.signal?.aborted) return { state: 'not-claimed', run: runId, reason: 'the host is stopping' };
   const claimed = claimRun(deps.db, runId, access.model);
   if (typeof claimed === 'string') return { state: 'not-claimed', run: runId, reason: claimed };
-  const run = claimed;
+  const lease = holdLease(claimed.token, passLeaseHooks(deps.db, runId, claimed.token), {
+    group: deps.db,
+    signal: options.signal,
+  });
+  try {
+    return await runClaimed(deps, claimed.run, lease, { ...options, access });
+  } finally {
+    lease.end();
+  }
+}
+
+const gaveUp = (runId: string): PassResult => ({
+  state: 'released',
+  run: runId,
+  reason: 'the claim was given back or taken over before the pass ended: nothing written',
+});
+
+async function runClaimed(
+  deps: WritebackDeps,
+  run: RunRow,
+  lease: Lease,
+  options: PassOptions & { access: ModelAccess },
+): Promise<PassResult> {
   const user = run.user_id && userExists(deps.db, run.user_id) ? run.user_id : null;
   let written: Awaited<ReturnType<typeof runWriter>>;
   try {
-    written = await runWriter(access, {
+    written = await runWriter(options.access, {
       workProducts: run.work_products,
       agent: run.agent,
       status: run.status,
       user,
       search: (q) => searchPassages(deps, user ?? '', q),
       timeoutMs: options.timeoutMs,
+      signal: lease.signal,
     });
   } catch (err) {
+    if (!lease.held()) return gaveUp(run.id);
     const error = err instanceof Error ? err.message : String(err);
-    finishFailed(deps.db, runId, error);
+    if (!finishFailed(deps.db, run.id, lease.token, error)) return gaveUp(run.id);
     logEvent(deps.db, deps.surface, run.user_id, 'writeback', {
-      run: runId,
+      run: run.id,
       ok: false,
       error,
-      summary: `write-back of run ${runId} failed, nothing written: ${error}`,
+      summary: `write-back of run ${run.id} failed, nothing written: ${error}`,
     });
-    return { state: 'failed', run: runId, error };
+    return { state: 'failed', run: run.id, error };
   }
-  const decisions = await applyDecisions(deps, run, user, written.proposals);
+  if (!lease.held()) return gaveUp(run.id);
+  const decisions = await applyDecisions(deps, run, user, written.proposals, lease.token);
+  if (!decisions) return gaveUp(run.id);
   logEvent(deps.db, deps.surface, run.user_id, 'writeback', {
-    run: runId,
+    run: run.id,
     ok: true,
     offered: written.offered,
     steps: written.steps,
     decisions: decisions.map((d) => ({ id: d.id, decision: d.decision, reason: d.reason, scope: d.scope })),
-    summary: `write-back of run ${runId}: ${decisions.length} proposal${decisions.length === 1 ? '' : 's'} (${count(decisions, 'write')} written, ${count(decisions, 'review')} to review, ${count(decisions, 'skip')} skipped)`,
+    summary: `write-back of run ${run.id}: ${decisions.length} proposal${decisions.length === 1 ? '' : 's'} (${count(decisions, 'write')} written, ${count(decisions, 'review')} to review, ${count(decisions, 'skip')} skipped)`,
   });
-  return { state: 'done', run: runId, offered: written.offered, decisions };
+  return { state: 'done', run: run.id, offered: written.offered, decisions };
 }
 
 function count(ds: readonly { decision: string }[], d: string): number {
   return ds.filter((x) => x.decision === d).length;
-}
-
-function finishFailed(db: Db, runId: string, error: string): void {
-  writeTx(db, () => {
-    db.prepare(
-      `UPDATE writeback_passes SET state = 'failed', error = ?, lease_until = NULL, finished_at = ? WHERE run_id = ?`,
-    ).run(error.slice(0, 2000), new Date().toISOString(), runId);
-    db.prepare("UPDATE runs SET writeback_state = 'done', updated_at = ? WHERE id = ?").run(
-      new Date().toISOString(),
-      runId,
-    );
-  });
 }
 
 async function noteVector(deps: WritebackDeps, text: string) {
@@ -192,7 +163,8 @@ async function applyDecisions(
   run: RunRow,
   user: string | null,
   proposals: readonly Proposal[],
-): Promise<(GateDecision & { id: string; label: string })[]> {
+  token: string,
+): Promise<(GateDecision & { id: string; label: string })[] | null> {
   const ctx = {
     user,
     userExists: (id: string) => userExists(deps.db, id),
@@ -203,7 +175,9 @@ async function applyDecisions(
     decided.map((x) => (x.d.decision === 'write' ? noteVector(deps, `${x.p.label}\n${x.p.body}`) : null)),
   );
   const now = new Date().toISOString();
-  writeTx(deps.db, () => {
+  const owned = writeTx(deps.db, () => {
+    // [J2]: a pass whose claim was given back or taken over meanwhile writes nothing.
+    if (!holdsClaim(deps.db, run.id, token)) return false;
     const insert = deps.db.prepare(
       `INSERT INTO proposals (id, run_id, ordinal, user_id, kind, label, body, scope, confidence, sensitive,
          sensitive_reason, detected, decision, reason, state, item_id, created_at)
@@ -264,52 +238,45 @@ async function applyDecisions(
         summary: `${d.decision} "${p.label.slice(0, 60)}": ${d.reason}`,
       });
     });
+    const ds = decided.map((x) => x.d);
     deps.db
       .prepare(
         `UPDATE writeback_passes SET state = 'done', lease_until = NULL, finished_at = ?, proposed = ?, written = ?,
            reviewed = ?, skipped = ? WHERE run_id = ?`,
       )
-      .run(
-        now,
-        decided.length,
-        count(
-          decided.map((x) => x.d),
-          'write',
-        ),
-        count(
-          decided.map((x) => x.d),
-          'review',
-        ),
-        count(
-          decided.map((x) => x.d),
-          'skip',
-        ),
-        run.id,
-      );
+      .run(now, ds.length, count(ds, 'write'), count(ds, 'review'), count(ds, 'skip'), run.id);
     deps.db.prepare("UPDATE runs SET writeback_state = 'done', updated_at = ? WHERE id = ?").run(now, run.id);
+    return true;
   });
-  return decided.map((x) => ({ ...x.d, id: x.id, label: x.p.label }));
+  return owned ? decided.map((x) => ({ ...x.d, id: x.id, label: x.p.label })) : null;
 }
 
-/** Works every pending run once (the host's loop, `brain runs --process`). */
+/** Works every pending run, and every run whose lease ran out, once (the host's loop, `brain runs --process`). */
 export async function runPendingWritebacks(
   deps: WritebackDeps,
-  options: { access?: ModelAccess | null; timeoutMs?: number } = {},
+  options: PassOptions = {},
 ): Promise<PassResult[]> {
   const access = options.access === undefined ? await resolveModel(deps.db, deps.home) : options.access;
   if (!access) return [];
   const out: PassResult[] = [];
-  for (const id of pendingRuns(deps.db)) out.push(await runWritebackPass(deps, id, { ...options, access }));
+  for (const id of pendingRuns(deps.db)) {
+    if (options.signal?.aborted) break;
+    out.push(await runWritebackPass(deps, id, { ...options, access }));
+  }
   return out;
 }
 
-/** Fire and forget: the run's pass in the background of this process (an MCP server's run end). */
+/** Fire and forget: the run's pass in the background of this process (see src/cli/mcp/runs.ts). */
 export function writebackInBackground(deps: WritebackDeps, runId: string): void {
-  void runWritebackPass(deps, runId).catch((err: unknown) =>
-    logEvent(deps.db, deps.surface, 'system', 'writeback', {
-      run: runId,
-      ok: false,
-      error: err instanceof Error ? err.message : String(err),
-    }),
-  );
+  void runWritebackPass(deps, runId).catch((err: unknown) => {
+    try {
+      logEvent(deps.db, deps.surface, 'system', 'writeback', {
+        run: runId,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    } catch {
+      // The engine closed under the pass (the process is stopping): its claim was given back ([J3]).
+    }
+  });
 }

@@ -51,6 +51,8 @@ export type WriterInput = {
   user: string | null;
   search: (query: string) => Promise<readonly WriterPassage[]>;
   timeoutMs?: number;
+  /** Aborts the model calls: the pass gave its claim back (src/engine/jobs-lease.ts). */
+  signal?: AbortSignal;
 };
 
 export type WriterResult = { proposals: Proposal[]; offered: number; steps: number; summary: string };
@@ -130,6 +132,7 @@ export async function runWriter(access: ModelAccess, input: WriterInput): Promis
     frame,
     maxSteps: WRITER_MAX_STEPS,
     timeoutMs: input.timeoutMs,
+    signal: input.signal,
   });
   return { proposals, offered, steps: loop.steps, summary: loop.lastText.slice(0, 500) };
 }

@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { writebackInBackground } from '../../../engine/writeback/pass.ts';
 import type { AgentContext } from '../context.ts';
 import { MCP_LIMITS } from '../limits.ts';
-import { RUN_STATUSES, recordRunEnd } from '../runs.ts';
+import { handOffWriteback, RUN_STATUSES, recordRunEnd } from '../runs.ts';
 import { jsonText, runTool } from '../tool-result.ts';
 
 export function registerRunEnd(server: McpServer, ctx: AgentContext): void {
@@ -46,8 +45,12 @@ export function registerRunEnd(server: McpServer, ctx: AgentContext): void {
           workProducts: args.work_products,
           startedAt: run === ctx.run ? ctx.startedAt : null,
         });
-        if (record.writeback === 'pending') writebackInBackground(ctx.engine, run);
-        return { text: jsonText({ ...record, chars: args.work_products.length }), summary: { ...record } };
+        // This process may exit right after the call: a live owner runs the pass ([J4], docs/WORKSPACE.md).
+        const handoff = record.writeback === 'pending' ? handOffWriteback(ctx.engine, run) : null;
+        return {
+          text: jsonText({ ...record, chars: args.work_products.length }),
+          summary: { ...record, ...(handoff ? { writebackBy: handoff.by } : {}) },
+        };
       }),
   );
 }
