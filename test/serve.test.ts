@@ -94,7 +94,7 @@ describe('brain serve', () => {
   });
 
   it('refuses calls without the token and requests for other hosts', async () => {
-    expect((await invoke('app.info', undefined, false)).status).toBe(403);
+    expect((await invoke('app.info', undefined, false)).status).toBe(401); // [H1] in docs/SECURITY.md
     expect(await withHost('evil.example')).toBe(403);
     expect(await withHost(new URL(base).host)).toBe(200);
     const traversal = await fetch(`${base}/..%2f..%2fpackage.json`);

@@ -3,26 +3,12 @@
  * status derived from the code. A few answers need a status the code alone does not say (401 for
  * a bad token, 413 for an oversize body, 429): those carry it in `details.status`.
  */
-import { AppError, type ErrorCode } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
+import { httpStatusOf } from '../shared/http-status.ts';
 
-const STATUS_OF: Partial<Record<ErrorCode, number>> = {
-  'not-found': 404,
-  'validation-failed': 400,
-  forbidden: 403,
-  refused: 422,
-  unsupported: 415,
-  stale: 409,
-  conflict: 409,
-  busy: 503,
-  'out-of-sync-migrations': 503,
-  'engine-unavailable': 503,
-  internal: 500,
-};
-
+/** The map is shared with the local hosts (src/shared/http-status.ts, [H4] in docs/SECURITY.md). */
 export function statusOf(err: AppError): number {
-  const explicit = err.details?.status;
-  if (typeof explicit === 'number') return explicit;
-  return STATUS_OF[err.code] ?? 500;
+  return httpStatusOf(err.code, err.details);
 }
 
 /** 401: no token, an unknown one, or a revoked one. The message and `reason` say which ([S1]). */

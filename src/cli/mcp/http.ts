@@ -3,10 +3,11 @@
  * createMcpHttpHandler at /mcp) and for `brain mcp --http`, which serves only this (and, when no
  * other process owns the embedding model, the embedding endpoint; see engine/embed/remote.ts).
  *
- * Security (STYLE.md section 7): bound to 127.0.0.1 by whoever listens; every request must carry
- * the per-launch bearer token (constant-time compare), a local Host (DNS rebinding) and, if a
- * browser sends one, a local Origin; bodies are capped. Sessions (one per MCP client, so the
- * agent's clientInfo name reaches origin) are capped in number and closed when idle.
+ * Security ([H1]–[H4] in docs/SECURITY.md, the one guard in src/cli/http-guard.ts): bound to
+ * 127.0.0.1 by whoever listens; every request must carry the per-launch bearer token (constant-time
+ * compare), a local Host with the right port (DNS rebinding) and, if a browser sends one, a
+ * same-origin Origin; bodies are capped. Sessions (one per MCP client, so the agent's clientInfo
+ * name reaches origin) are capped in number and closed when idle.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,17 +16,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BrainWork } from '../../engine/api/writeback-host.ts';
 import type { Embedder } from '../../engine/embed/index.ts';
-import {
-  EMBED_PATH,
-  readBody,
-  refuseUnlessLocal,
-  removeOwnerFile,
-  sendJson,
-  serveEmbeddings,
-  writeOwnerFile,
-} from '../../engine/embed/remote.ts';
+import { EMBED_PATH, removeOwnerFile, serveEmbeddings, writeOwnerFile } from '../../engine/embed/remote.ts';
 import { Engine } from '../../engine/engine.ts';
 import { toTransferable } from '../../shared/errors.ts';
+import { httpStatusOf } from '../../shared/http-status.ts';
+import { readBody, refuseRequest, sendJson } from '../http-guard.ts';
 import { lendEmbedder, openEngineForAgent } from './agent-engine.ts';
 import { createAgentServer, instrumentTransport } from './server.ts';
 
@@ -111,7 +106,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refused = refuseUnlessLocal(req, options.token);
+    const refused = refuseRequest(req, { token: options.token });
     if (refused) return rpcError(res, refused.status, -32001, refused.message);
     const sid = req.headers['mcp-session-id'];
     const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
@@ -120,10 +115,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (session) session.lastSeen = Date.now();
     if (req.method === 'POST') {
       const raw = await readBody(req, maxBody);
-      if (!raw) return rpcError(res, 413, -32600, `Request body over ${maxBody} bytes.`);
+      if (!raw.ok) return rpcError(res, raw.refusal.status, -32600, raw.refusal.message);
       let body: unknown;
       try {
-        body = JSON.parse(raw.toString('utf8'));
+        body = JSON.parse(raw.bytes.toString('utf8'));
       } catch {
         return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
       }
@@ -144,7 +139,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       await handle(req, res);
     } catch (err) {
       process.stderr.write(`brain mcp http: ${(err as Error)?.stack ?? String(err)}\n`);
-      if (!res.headersSent) rpcError(res, 500, -32603, toTransferable(err).message);
+      const t = toTransferable(err);
+      if (!res.headersSent) rpcError(res, httpStatusOf(t.code), -32603, t.message);
       else res.end();
     }
   }) as McpHttpHandler;

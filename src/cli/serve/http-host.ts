@@ -1,30 +1,23 @@
 /**
  * The browser host: the same app and the same BrainApi as the Electron window, over HTTP on
- * 127.0.0.1 only, for a person in a browser and for the end-to-end tests. Every API request must
- * carry the per-launch token, and the Host header must name this server (no DNS rebinding).
+ * 127.0.0.1 only, for a person in a browser and for the end-to-end tests. Every request passes the
+ * one local-HTTP guard (src/cli/http-guard.ts, [H1]–[H4] in docs/SECURITY.md): a local Host with
+ * this port (no DNS rebinding) and, when a browser sends one, this page's Origin; every API request
+ * also the per-launch token, and each route has its body cap.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLargeReason } from '../../engine/add.ts';
 import type { BrainHost } from '../../engine/api/host.ts';
 import { MAX_FILE_BYTES } from '../../shared/constants.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
+import { httpStatusOf } from '../../shared/http-status.ts';
+import { type Refusal, readBody, refuseHostOrOrigin, refuseToken, sendJson as send } from '../http-guard.ts';
 import { SECURITY_HEADERS, serveStatic } from './static.ts';
 
+/** [H3] The cap of /api/invoke; /api/upload's is the file limit, answered as a refused file. */
 const MAX_JSON_BYTES = 2 * 1024 * 1024;
-
-const STATUS_OF: Partial<Record<ErrorCode, number>> = {
-  'not-found': 404,
-  'validation-failed': 400,
-  forbidden: 403,
-  refused: 422,
-  unsupported: 415,
-  stale: 409,
-  conflict: 409,
-  busy: 503,
-  'engine-unavailable': 503,
-};
 
 export type BrowserHostOptions = {
   host: BrainHost;
@@ -42,46 +35,16 @@ export type RunningBrowserHost = {
   close(): Promise<void>;
 };
 
-function sameToken(given: string | null | undefined, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const h = req.headers.authorization;
-  return h?.startsWith('Bearer ') ? h.slice(7) : null;
-}
-
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, {
-    ...SECURITY_HEADERS,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
-  });
-  res.end(JSON.stringify(body));
+  send(res, status, body, SECURITY_HEADERS);
 }
 
 function fail(res: ServerResponse, code: ErrorCode, message: string): void {
-  sendJson(res, STATUS_OF[code] ?? 500, { ok: false, error: { code, message } });
+  sendJson(res, httpStatusOf(code), { ok: false, error: { code, message } });
 }
 
-/** Reads a body up to `limit` bytes; past it, drains the rest and reports the full size. */
-function readBody(
-  req: IncomingMessage,
-  limit: number,
-): Promise<{ bytes: Buffer; size: number; over: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), size, over: size > limit }));
-    req.on('error', reject);
-  });
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  sendJson(res, refusal.status, { ok: false, error: { code: refusal.code, message: refusal.message } });
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
@@ -89,11 +52,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const clients = new Set<ServerResponse>();
   let port = options.port;
 
-  const allowedHost = (h: string | undefined) => h === `127.0.0.1:${port}` || h === `localhost:${port}`;
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!allowedHost(req.headers.host))
-      return fail(res, 'forbidden', 'Unknown Host header: open the URL this server printed.');
+    const refused = refuseHostOrOrigin(req);
+    if (refused) return refuse(res, refused);
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (options.extra && (await options.extra(req, res, url))) return;
     if (url.pathname.startsWith('/api/')) return api(req, res, url);
@@ -105,18 +66,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   };
 
   const api = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (url.pathname === '/api/events' && req.method === 'GET') {
-      if (!sameToken(url.searchParams.get('token'), token))
-        return fail(res, 'forbidden', 'Missing or wrong token.');
-      return events(req, res);
-    }
-    if (!sameToken(bearer(req), token)) return fail(res, 'forbidden', 'Missing or wrong token.');
+    // An EventSource cannot send headers: the page gives /api/events its token as ?token=.
+    const isEvents = url.pathname === '/api/events' && req.method === 'GET';
+    const refused = refuseToken(req, { token, inQuery: isEvents });
+    if (refused) return refuse(res, refused);
+    if (isEvents) return events(req, res);
     if (req.method !== 'POST') return fail(res, 'validation-failed', 'Use POST.');
     if (url.pathname === '/api/upload') return upload(req, res, url);
     const name = url.pathname.startsWith('/api/invoke/') ? decodeURIComponent(url.pathname.slice(12)) : null;
     if (!name) return fail(res, 'not-found', `Nothing at ${url.pathname}.`);
     const body = await readBody(req, MAX_JSON_BYTES);
-    if (body.over) return fail(res, 'validation-failed', 'Request too large.');
+    if (!body.ok) return refuse(res, body.refusal);
     let input: unknown;
     try {
       input = body.bytes.length ? JSON.parse(body.bytes.toString('utf8')) : undefined;
@@ -125,7 +85,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     }
     const result = await options.host.invoke(name, input);
     if (result.ok) return sendJson(res, 200, result);
-    sendJson(res, STATUS_OF[result.error.code] ?? 500, result);
+    sendJson(res, httpStatusOf(result.error.code), result);
   };
 
   const upload = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -134,7 +94,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       return fail(res, 'validation-failed', 'Give the file name as ?name=.');
     const path = url.searchParams.get('path') || name;
     const body = await readBody(req, MAX_FILE_BYTES);
-    if (body.over) {
+    if (!body.ok) {
       return sendJson(res, 200, {
         ok: true,
         data: { added: [], unchanged: [], refused: [{ path, reason: tooLargeReason(body.size) }] },

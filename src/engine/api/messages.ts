@@ -4,6 +4,7 @@
  */
 import type { EventName, Events } from '../../shared/api/events.ts';
 import { toTransferable } from '../../shared/errors.ts';
+import { type EmbeddingOwner, startEmbeddingOwner } from '../embed/remote.ts';
 import { Engine } from '../engine.ts';
 import { encryptedKeyStore, installKeyStore } from '../llm/key-store.ts';
 import { relayCipher, type SecretRequest, type SecretResult } from '../llm/secret-relay.ts';
@@ -27,7 +28,22 @@ export type ServeOptions = {
   onMessage(listener: (message: MainMessage) => void): void;
   /** The desktop app: the model key is encrypted by the main process's safeStorage (llm/secret-relay.ts). */
   safeStorage?: boolean;
+  /**
+   * The desktop app: own the embedding model for agents' `brain mcp` processes when no other live
+   * process does (serve it on 127.0.0.1, publish <home>/owner.json), as `brain serve` does.
+   */
+  ownEmbeddings?: boolean;
 };
+
+/** Owning is a service to other processes: if it cannot start, the app still runs, and says why. */
+async function ownEmbeddings(host: BrainHost): Promise<EmbeddingOwner | null> {
+  try {
+    return await startEmbeddingOwner(host.engine.embedder, host.engine.home);
+  } catch (err) {
+    console.error(`[engine] not serving embeddings to other processes: ${toTransferable(err).message}`);
+    return null;
+  }
+}
 
 /** Opens the engine and answers invoke messages until told to shut down. */
 export async function serveMessages(options: ServeOptions): Promise<void> {
@@ -43,6 +59,7 @@ export async function serveMessages(options: ServeOptions): Promise<void> {
     return;
   }
   host.on((event, payload) => options.send({ type: 'event', event, payload }));
+  const owner = options.ownEmbeddings ? await ownEmbeddings(host) : null;
   let stopping = false;
   await new Promise<void>((done) => {
     options.onMessage((message) => {
@@ -50,8 +67,9 @@ export async function serveMessages(options: ServeOptions): Promise<void> {
       if (message.type === 'shutdown') {
         if (stopping) return;
         stopping = true;
-        void host
-          .close()
+        // owner.json goes first: no agent should pick an owner that is closing its model.
+        void (owner?.close() ?? Promise.resolve())
+          .then(() => host.close())
           .then(() => host.engine.close())
           .finally(done);
         return;

@@ -33,6 +33,8 @@ await serveMessages({
   send: (m) => port.postMessage(m),
   onMessage: (l) => listeners.push(l),
   safeStorage: true,
+  // The app is the embedding owner while it runs (README "One model for all of them").
+  ownEmbeddings: true,
 });
 // The parent port keeps the process alive; once the engine is closed, leave.
 process.exit(0);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tokenMatches } from '../../cli/http-guard.ts';
 import { createEmbedder } from './embedder.ts';
 import {
   createRemoteEmbedder,
@@ -14,7 +15,7 @@ import {
   readLiveOwner,
   removeOwnerFile,
   serveEmbeddings,
-  tokenMatches,
+  startEmbeddingOwner,
   writeOwnerFile,
 } from './remote.ts';
 import { cosine, TINY_MODEL_DIR, TINY_MODEL_ID } from './test-helpers.ts';
@@ -69,6 +70,20 @@ describe('owner file', () => {
     expect(readLiveOwner(home)).toBeNull();
     writeFileSync(ownerFilePath(home), '{not json');
     expect(readLiveOwner(home)).toBeNull();
+  });
+});
+
+describe('an owner without a server of its own (the app)', () => {
+  it('serves on its own port, publishes owner.json, and steps aside for a live owner', async () => {
+    const owner = await startEmbeddingOwner(tiny(), home);
+    expect(owner).not.toBeNull();
+    const published = readLiveOwner(home);
+    expect(published).toMatchObject({ pid: process.pid, port: owner?.port });
+    expect(await fetchOwnerState(published!)).toMatchObject({ status: 'on', modelId: TINY_MODEL_ID });
+    expect(await startEmbeddingOwner(tiny(), home)).toBeNull(); // this one is alive
+    await owner?.close();
+    expect(readLiveOwner(home)).toBeNull();
+    expect(await fetchOwnerState(published!)).toBeNull();
   });
 });
 

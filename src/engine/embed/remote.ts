@@ -7,15 +7,20 @@
  * no live owner or the owner goes away mid-session.
  *
  * The endpoint (EMBED_PATH): GET → the owner's ModelState; POST {texts} → {modelId, state,
- * vectors: base64 float32[]}. Bearer token compared in constant time, Host and Origin must be
- * local, body capped. The same guards serve the MCP HTTP endpoint (src/cli/mcp/http.ts).
+ * vectors: base64 float32[]}. It is guarded like every local HTTP endpoint ([H1]–[H4] in
+ * docs/SECURITY.md) by the one guard in src/cli/http-guard.ts: biome.json lets the engine import
+ * it (for src/engine it forbids only electron, react, src/main and src/renderer), and one
+ * implementation is the point.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { type Refusal, readBody, refuseRequest, sendJson } from '../../cli/http-guard.ts';
 import { EMBED_BATCH } from '../../shared/constants.ts';
 import { AppError, ERROR_CODES, type ErrorCode, toTransferable } from '../../shared/errors.ts';
+import { httpStatusOf } from '../../shared/http-status.ts';
 import { cutForEmbedding } from './embedder.ts';
 import type { Embedder, ModelState } from './types.ts';
 
@@ -73,82 +78,15 @@ export function readLiveOwner(home: string): OwnerInfo | null {
   return owner && isAlive(owner.pid) ? owner : null;
 }
 
-// ---- guards shared by the local HTTP endpoints (embeddings here, MCP in src/cli/mcp/http.ts) ----
-
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** Constant-time comparison of a presented bearer token with the expected one. */
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
-  const a = createHash('sha256')
-    .update(presented ?? '')
-    .digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b) && presented !== undefined && expected.length > 0;
-}
-
-function hostnameOf(value: string): string | null {
-  try {
-    return new URL(`http://${value}`).hostname;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Checks a request to a local endpoint: Host is 127.0.0.1/localhost (DNS rebinding), Origin, when a
- * browser sends one, is a local http origin, and the bearer token matches. Returns an HTTP status
- * and message to refuse with, or null when the request may go on.
- */
-export function refuseUnlessLocal(
-  req: IncomingMessage,
-  token: string,
-): { status: number; message: string } | null {
-  const host = hostnameOf(req.headers.host ?? '');
-  if (!host || !LOCAL_HOSTS.has(host))
-    return { status: 403, message: 'Host must be 127.0.0.1 or localhost.' };
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    let ok = false;
-    try {
-      const url = new URL(origin);
-      ok = url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
-    } catch {
-      ok = false;
-    }
-    if (!ok) return { status: 403, message: `Origin ${origin} is not allowed.` };
-  }
-  const auth = req.headers.authorization ?? '';
-  const presented = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : undefined;
-  if (!tokenMatches(presented, token)) return { status: 401, message: 'Missing or wrong bearer token.' };
-  return null;
-}
-
-/** Reads a request body up to maxBytes; null when it is larger (the caller answers 413). */
-export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > maxBytes) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > maxBytes) return null;
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
-
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
+// ---- the owner side ----
 
 function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   sendJson(res, status, { error: { code, message } });
 }
 
-// ---- the owner side ----
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  sendError(res, refusal.status, refusal.code, refusal.message);
+}
 
 /** The request handler an owner mounts at EMBED_PATH on 127.0.0.1. */
 export function serveEmbeddings(
@@ -156,15 +94,15 @@ export function serveEmbeddings(
   options: { token: string },
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
-    const refused = refuseUnlessLocal(req, options.token);
-    if (refused) return sendError(res, refused.status, 'forbidden', refused.message);
+    const refused = refuseRequest(req, { token: options.token });
+    if (refused) return refuse(res, refused);
     if (req.method === 'GET') return sendJson(res, 200, { state: embedder.state() });
     if (req.method !== 'POST') return sendError(res, 405, 'validation-failed', 'Use GET or POST.');
     const body = await readBody(req, EMBED_BODY_MAX_BYTES);
-    if (!body) return sendError(res, 413, 'validation-failed', `Body over ${EMBED_BODY_MAX_BYTES} bytes.`);
+    if (!body.ok) return refuse(res, body.refusal);
     let texts: unknown;
     try {
-      texts = (JSON.parse(body.toString('utf8')) as { texts?: unknown }).texts;
+      texts = (JSON.parse(body.bytes.toString('utf8')) as { texts?: unknown }).texts;
     } catch {
       return sendError(res, 400, 'validation-failed', 'Body must be JSON {texts: string[]}.');
     }
@@ -180,8 +118,39 @@ export function serveEmbeddings(
       });
     } catch (err) {
       const t = toTransferable(err);
-      sendError(res, t.code === 'engine-unavailable' ? 503 : 500, t.code, t.message);
+      sendError(res, httpStatusOf(t.code), t.code, t.message);
     }
+  };
+}
+
+export type EmbeddingOwner = { port: number; close(): Promise<void> };
+
+/**
+ * For a process with no HTTP server of its own (the desktop app's engine process): when no other
+ * live process owns the model, serve this embedder on its own 127.0.0.1 port and publish
+ * owner.json, as `brain serve` and `brain mcp --http` do on theirs. Null when another owner lives.
+ */
+export async function startEmbeddingOwner(embedder: Embedder, home: string): Promise<EmbeddingOwner | null> {
+  if (readLiveOwner(home)) return null;
+  const token = randomBytes(24).toString('base64url');
+  const embed = serveEmbeddings(embedder, { token });
+  const server = createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === EMBED_PATH) void embed(req, res);
+    else sendError(res, 404, 'not-found', `Nothing here: the embedding endpoint is ${EMBED_PATH}.`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  writeOwnerFile(home, { port, token });
+  return {
+    port,
+    close: async () => {
+      removeOwnerFile(home);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
