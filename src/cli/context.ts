@@ -6,6 +6,16 @@ import { fail } from './output.ts';
 
 export type GlobalOptions = { home?: string; as?: string };
 
+/**
+ * The command being run (`search`, `members add`), without its arguments: what an `--as` record
+ * in Activity names ([R3] in docs/RETRIEVAL.md). Queries and paths stay out of it.
+ */
+export function commandName(program: Command): string {
+  const [first, second] = program.args;
+  const command = program.commands.find((c) => c.name() === first);
+  return command && command.commands.length > 0 && second ? `${first} ${second}` : (first ?? '');
+}
+
 export async function withEngine(
   program: Command,
   fn: (engine: Engine) => unknown,
@@ -14,7 +24,12 @@ export async function withEngine(
   const opts = program.opts<GlobalOptions>();
   let engine: Engine | undefined;
   try {
-    engine = Engine.open({ home: opts.home, user: opts.as, surface: options.surface ?? 'cli' });
+    engine = Engine.open({
+      home: opts.home,
+      user: opts.as,
+      command: commandName(program),
+      surface: options.surface ?? 'cli',
+    });
     await fn(engine);
   } catch (err) {
     await engine?.close().catch(() => undefined);

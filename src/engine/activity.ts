@@ -10,6 +10,7 @@
  * its id but shows no label.
  */
 import type { ActivityEntry } from '../shared/api/types.ts';
+import type { ActAsEventData } from './acting-as.ts';
 import type { Db } from './db/driver.ts';
 import { canSee, visibleScopes } from './scope.ts';
 import type { InjectEventData, SearchEventData, ToolEventData } from './telemetry.ts';
@@ -116,6 +117,11 @@ function toEntry(row: Row, labels: Map<string, string>): ActivityEntry {
       ok: d.ok,
       ms: d.ms,
     };
+  }
+  if (row.event === 'act-as') {
+    // [R3] in docs/RETRIEVAL.md: the admin's own record of acting as someone else.
+    const d = data as ActAsEventData;
+    return { ...base, summary: `acted as ${d.as} (brain ${d.command}, ${d.surface})` };
   }
   if (typeof data.summary === 'string') return { ...base, summary: data.summary };
   return { ...base, summary: `${row.event} ${JSON.stringify(data).slice(0, 100)}` };

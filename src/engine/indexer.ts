@@ -8,6 +8,7 @@ import type { FileFormat } from '../shared/types.ts';
 import type { BlobStore } from './blobs.ts';
 import { type Db, stmt, writeTx } from './db/driver.ts';
 import type { Embedder } from './embed/index.ts';
+import { type FileDate, fileDate, withDatedNote } from './file-date.ts';
 import { isSameBytesNote, visibleHealth } from './health.ts';
 import { edgeId, sectionId } from './ids.ts';
 import { type Chunk, type Extraction, extractFile } from './ingest/index.ts';
@@ -192,18 +193,21 @@ function writeIndex(
   // Full-text changes go last, together (see FtsBatch); each kind of write is done in one run,
   // which keeps SQLite on the same pages of one table at a time.
   const fts = new FtsBatch();
+  // The file and all its sections carry the document's own date when it states one ([R2]).
+  const date = fileDate(file, extraction);
   for (const s of planned) {
     keep.add(s.id);
     byChunk.set(s.chunkKey, s.id);
     // An unchanged section already has its live HAS_SECTION edge.
-    if (upsertSection(ctx, file, s, existing.get(s.id), now, vectors, fts)) toLink.push(s.id);
+    const at = { now, occurredAt: date.occurredAt };
+    if (upsertSection(ctx, file, s, existing.get(s.id), at, vectors, fts)) toLink.push(s.id);
   }
   for (const id of toLink) linkSection(db, file, id, now);
   for (const prev of existing.values()) {
     if (keep.has(prev.id) || prev.retired_at !== null) continue;
     retireSection(db, file, prev, now, byChunk.get(chunkKeyOf(file, prev)) ?? null, fts);
   }
-  updateFileRow(db, file, extraction, body, now, vectors, fts);
+  updateFileRow(db, file, extraction, body, { now, date }, vectors, fts);
   fts.apply(db);
 }
 
@@ -212,14 +216,23 @@ function upsertSection(
   file: ItemRow,
   s: PlannedSection,
   prev: ItemRow | undefined,
-  now: string,
+  at: { now: string; occurredAt: string | null },
   vectors: Vectors,
   fts: FtsBatch,
 ): boolean {
   const db = ctx.db;
+  const { now, occurredAt } = at;
   const vector = vectors.byId.get(s.id);
   if (isUnchanged(prev, s, file)) {
     if (prev && vector && vectors.model) vecUpsert(db, prev, vectors.model, vector);
+    // Same text, another date (indexed before the document's date was read): only the date moves.
+    if (prev && prev.occurred_at !== occurredAt) {
+      stmt(db, 'UPDATE items SET occurred_at = ?, updated_at = ?, version = version + 1 WHERE id = ?').run(
+        occurredAt,
+        now,
+        prev.id,
+      );
+    }
     return false;
   }
   let rowid: number;
@@ -230,18 +243,7 @@ function upsertSection(
       db,
       `UPDATE items SET label = ?, body = ?, blob = ?, format = ?, locator = ?, ordinal = ?, scope = ?, indexed = 1,
        occurred_at = ?, retired_at = NULL, embedded_model = NULL, updated_at = ?, version = version + 1 WHERE id = ?`,
-    ).run(
-      s.label,
-      s.body,
-      file.blob,
-      file.format,
-      s.locator,
-      s.ordinal,
-      file.scope,
-      file.occurred_at,
-      now,
-      s.id,
-    );
+    ).run(s.label, s.body, file.blob, file.format, s.locator, s.ordinal, file.scope, occurredAt, now, s.id);
     vecDelete(db, prev.rowid);
   } else {
     const inserted = stmt(
@@ -263,7 +265,7 @@ function upsertSection(
       file.scope,
       file.origin_actor,
       now,
-      file.occurred_at,
+      occurredAt,
       now,
       now,
     );
@@ -323,13 +325,14 @@ function updateFileRow(
   file: ItemRow,
   extraction: Extraction,
   body: string,
-  now: string,
+  at: { now: string; date: FileDate },
   vectors: Vectors,
   fts: FtsBatch,
 ): void {
-  const health = JSON.stringify(mergeHealth(db, file, extraction.health));
+  const { now, date } = at;
+  const health = JSON.stringify(withDatedNote(mergeHealth(db, file, extraction.health), date));
   const summary = extraction.title;
-  const occurredAt = extraction.occurredAt ?? file.occurred_at;
+  const occurredAt = date.occurredAt;
   const same =
     file.indexed === 1 &&
     file.body === body &&

@@ -8,6 +8,8 @@
  *              or why nothing was
  *  - `tool`    every MCP tool call and its outcome (src/cli/mcp): tool, agent, run, ok, ms, error
  *  - `add`     files added through the engine
+ *  - `act-as`  an admin opened the engine as another member (`--as`): as, by, command, surface;
+ *              logged under the admin (acting-as.ts, [R3] in docs/RETRIEVAL.md)
  *
  * Outside a write transaction a row never waits long for the write lock (logEvent below).
  */

@@ -47,10 +47,21 @@ function blockXml(b: DocBlock): string {
   return `<w:tbl>${rows.join('')}</w:tbl>`;
 }
 
-export async function buildDocx(blocks: DocBlock[]): Promise<Uint8Array> {
+/** Core properties (`docProps/core.xml`) as Word writes them: W3CDTF dates. */
+export type CoreDates = { created?: string; modified?: string };
+
+function coreXml(dates: CoreDates): string {
+  const el = (name: string, value: string | undefined) =>
+    value ? `<dcterms:${name} xsi:type="dcterms:W3CDTF">${value}</dcterms:${name}>` : '';
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><cp:lastModifiedBy>tester</cp:lastModifiedBy>${el('created', dates.created)}${el('modified', dates.modified)}</cp:coreProperties>`;
+}
+
+export async function buildDocx(blocks: DocBlock[], dates?: CoreDates): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('[Content_Types].xml', CONTENT_TYPES);
   zip.file('_rels/.rels', ROOT_RELS);
+  if (dates) zip.file('docProps/core.xml', coreXml(dates));
   zip.file('word/_rels/document.xml.rels', DOC_RELS);
   zip.file('word/styles.xml', STYLES);
   const body = blocks.map(blockXml).join('');
@@ -91,9 +102,15 @@ export type SheetSpec = {
   state?: 'visible' | 'hidden' | 'veryHidden';
 };
 
-export async function buildXlsx(sheets: SheetSpec[], title?: string): Promise<Uint8Array> {
+export async function buildXlsx(
+  sheets: SheetSpec[],
+  title?: string,
+  dates?: { created?: Date; modified?: Date },
+): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   if (title) wb.title = title;
+  if (dates?.created) wb.created = dates.created;
+  if (dates?.modified) wb.modified = dates.modified;
   for (const spec of sheets) {
     const ws = wb.addWorksheet(spec.name, { state: spec.state ?? 'visible' });
     for (const row of spec.rows) ws.addRow(row);

@@ -9,8 +9,14 @@ function pageStream(lines: string[]): string {
   return `BT /F1 10 Tf 40 760 Td ${ops.join('\n')} ET`;
 }
 
-/** Each page is a list of lines (ASCII). Page objects: page i uses objects 4+2i (page) and 5+2i (content). */
-export function buildPdf(pages: string[][], title?: string): Uint8Array {
+/** PDF date strings for the /Info dictionary, e.g. `D:20220310091500+01'00'`. */
+export type PdfDates = { CreationDate?: string; ModDate?: string };
+
+/**
+ * Each page is a list of lines (ASCII). Page objects: page i uses objects 4+2i (page) and 5+2i
+ * (content). A title alone comes with CreationDate D:20240315120000Z; `dates` replaces that.
+ */
+export function buildPdf(pages: string[][], title?: string, dates?: PdfDates): Uint8Array {
   const objects: string[] = [];
   const kids = pages.map((_, i) => `${4 + 2 * i} 0 R`).join(' ');
   objects.push('<< /Type /Catalog /Pages 2 0 R >>');
@@ -23,7 +29,12 @@ export function buildPdf(pages: string[][], title?: string): Uint8Array {
     );
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   }
-  const info = title ? `<< /Title (${escapePdf(title)}) /CreationDate (D:20240315120000Z) >>` : null;
+  const stated = dates ?? (title ? { CreationDate: 'D:20240315120000Z' } : {});
+  const entries = [
+    title ? `/Title (${escapePdf(title)})` : '',
+    ...Object.entries(stated).map(([key, value]) => `/${key} (${escapePdf(value)})`),
+  ].filter(Boolean);
+  const info = entries.length > 0 ? `<< ${entries.join(' ')} >>` : null;
   if (info) objects.push(info);
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];

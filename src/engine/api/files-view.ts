@@ -14,6 +14,7 @@ import type { FileFormat } from '../../shared/types.ts';
 import type { Engine } from '../engine.ts';
 import { entityDossier } from '../entity-dossier.ts';
 import { visibleHealth } from '../health.ts';
+import { datedFrom, isDatedNote } from '../ingest/document-date.ts';
 import { readWholeText } from '../ingest/index.ts';
 import { type ItemRow, parseLocator } from '../items.ts';
 import { visibleRow } from '../read.ts';
@@ -122,7 +123,8 @@ function toFileRow(r: FileSqlRow, health: string[]): FileRow {
     scope: r.scope,
     state: r.state,
     reason: r.state === 'failed' ? r.index_error : null,
-    health,
+    // The `dated by …` note is the date's provenance, shown in the dossier, not a health badge.
+    health: health.filter((n) => !isDatedNote(n)),
     sections: r.sections,
     version: r.version,
   };
@@ -130,6 +132,7 @@ function toFileRow(r: FileSqlRow, health: string[]): FileRow {
 
 /** `health`: the notes this viewer may see (visibleHealth in src/engine/health.ts). */
 export function toItemView(r: ItemRow, health: string[]): ItemView {
+  const from = r.storage_kind === 'file' ? datedFrom(health) : null;
   return {
     id: r.id,
     storageKind: r.storage_kind,
@@ -138,6 +141,7 @@ export function toItemView(r: ItemRow, health: string[]): ItemView {
     scope: r.scope,
     origin: { actor: r.origin_actor, source: r.origin_source, run: r.origin_run, at: r.origin_at },
     occurredAt: r.occurred_at,
+    dated: from && r.occurred_at ? { at: r.occurred_at, from } : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: r.version,
@@ -146,7 +150,7 @@ export function toItemView(r: ItemRow, health: string[]): ItemView {
     size: r.size,
     format: r.format,
     path: r.canonical_value ?? null,
-    health,
+    health: health.filter((n) => !isDatedNote(n)),
     reason: r.index_error,
     locator: parseLocator(r.locator),
   };

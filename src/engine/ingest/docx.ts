@@ -3,13 +3,15 @@ import mammoth from 'mammoth';
 import { AppError } from '../../shared/errors.ts';
 import type { Locator } from '../../shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
+import { coreDate } from './core-props.ts';
+import type { DocumentDate } from './document-date.ts';
 import { blockSections, type CanonicalText, htmlToCanonical } from './html-blocks.ts';
 import { flatPieces, structuredPieces } from './sections.ts';
 import type { Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
 import { verifiedZip } from './zip-verify.ts';
 
-type DocxText = CanonicalText & { warnings: number };
+type DocxText = CanonicalText & { warnings: number; dated: DocumentDate | null };
 
 // Images are never read or inlined as data URIs: they carry no text and can be huge.
 const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
@@ -23,7 +25,7 @@ async function convert(bytes: Uint8Array): Promise<DocxText> {
       { convertImage: noImages, externalFileAccess: false },
     );
     const warnings = result.messages.filter((m) => m.type === 'warning').length;
-    return { ...htmlToCanonical(result.value), warnings };
+    return { ...htmlToCanonical(result.value), warnings, dated: coreDate(checked) };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AppError('refused', `corrupt or unreadable Word document: ${reason.slice(0, 200)}`);
@@ -59,7 +61,13 @@ export async function extractDocx(bytes: Uint8Array, fileLabel: string): Promise
       ...lines,
     }),
   );
-  return { title: null, occurredAt: null, health: healthOf(doc, chunks.length), chunks };
+  return {
+    title: null,
+    occurredAt: doc.dated?.at ?? null,
+    datedBy: doc.dated?.from ?? null,
+    health: healthOf(doc, chunks.length),
+    chunks,
+  };
 }
 
 export async function readDocx(bytes: Uint8Array, locator: Locator): Promise<string> {

@@ -4,14 +4,25 @@
  * stay linear. Offsets are character offsets into the decoded text.
  */
 import { parse as parseYaml } from 'yaml';
+import { latestDate } from './document-date.ts';
 import type { Section } from './sections.ts';
 
 export type FrontMatter = {
   title: string | null;
   occurredAt: string | null;
+  /** Which front matter key the date came from ("front matter `updated`"), when there is one. */
+  datedBy: string | null;
   bodyStart: number;
   health: string[];
 };
+
+/**
+ * The front matter keys that date a document ([R2] in docs/RETRIEVAL.md): the written date and
+ * the usual names for its last revision (Jekyll, Hugo, Docusaurus, Obsidian). The latest one
+ * wins: freshness asks how current the text is, and a policy dated 2021 but updated last month
+ * was reviewed last month.
+ */
+export const DATE_KEYS = ['date', 'updated', 'last_modified', 'lastmod', 'modified'] as const;
 
 type Line = { start: number; end: number; text: string };
 
@@ -32,20 +43,17 @@ function* lines(text: string, from: number): Generator<Line> {
   }
 }
 
-function toIso(value: unknown): string | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
 function readYaml(source: string, fm: FrontMatter): void {
   try {
     const data: unknown = parseYaml(source);
     if (!data || typeof data !== 'object' || Array.isArray(data)) return;
     const record = data as Record<string, unknown>;
     if (typeof record.title === 'string' && record.title.trim()) fm.title = record.title.trim();
-    if (record.date !== undefined) fm.occurredAt = toIso(record.date);
+    const dated = latestDate(
+      DATE_KEYS.map((key) => ({ value: record[key], from: `front matter \`${key}\`` })),
+    );
+    fm.occurredAt = dated?.at ?? null;
+    fm.datedBy = dated?.from ?? null;
   } catch {
     fm.health.push('invalid YAML front matter: ignored');
   }
@@ -53,7 +61,7 @@ function readYaml(source: string, fm: FrontMatter): void {
 
 /** Front matter: `---` on the first line up to a closing `---` or `...` line. */
 export function parseFrontMatter(text: string): FrontMatter {
-  const fm: FrontMatter = { title: null, occurredAt: null, bodyStart: 0, health: [] };
+  const fm: FrontMatter = { title: null, occurredAt: null, datedBy: null, bodyStart: 0, health: [] };
   const iter = lines(text, 0);
   const first = iter.next();
   if (first.done || first.value.text.trimEnd() !== '---') return fm;

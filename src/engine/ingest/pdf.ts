@@ -3,12 +3,14 @@ import { getDocumentProxy } from 'unpdf';
 import { AppError } from '../../shared/errors.ts';
 import type { Locator } from '../../shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
+import { firstDate } from './document-date.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction } from './types.ts';
 import { bytesKey, cached, peek } from './worker-cache.ts';
 
 type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
-type PdfText = { pages: string[]; title: string | null; occurredAt: string | null };
+type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: string | null };
+type PdfText = PdfMeta & { pages: string[] };
 
 function pdfError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -55,13 +57,21 @@ export function pdfTitle(raw: unknown): string | null {
   return title;
 }
 
-async function metadata(doc: PdfDoc): Promise<{ title: string | null; occurredAt: string | null }> {
+/**
+ * The title, and the document's date ([R2] in docs/RETRIEVAL.md): ModDate, the last time it was
+ * written, else CreationDate.
+ */
+async function metadata(doc: PdfDoc): Promise<PdfMeta> {
   try {
     const { info } = await doc.getMetadata();
     const record = info as Record<string, unknown>;
-    return { title: pdfTitle(record.Title), occurredAt: pdfDate(record.CreationDate) };
+    const dated = firstDate([
+      { value: pdfDate(record.ModDate), from: 'PDF ModDate' },
+      { value: pdfDate(record.CreationDate), from: 'PDF CreationDate' },
+    ]);
+    return { title: pdfTitle(record.Title), occurredAt: dated?.at ?? null, datedBy: dated?.from ?? null };
   } catch {
-    return { title: null, occurredAt: null };
+    return { title: null, occurredAt: null, datedBy: null };
   }
 }
 
@@ -123,7 +133,13 @@ function healthOf(pdf: PdfText, chunks: Chunk[]): string[] {
 export async function extractPdf(bytes: Uint8Array, fileLabel: string): Promise<Extraction> {
   const pdf = await cached(bytesKey('pdf', bytes), () => readPdf(bytes));
   const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel));
-  return { title: pdf.title, occurredAt: pdf.occurredAt, health: healthOf(pdf, chunks), chunks };
+  return {
+    title: pdf.title,
+    occurredAt: pdf.occurredAt,
+    datedBy: pdf.datedBy,
+    health: healthOf(pdf, chunks),
+    chunks,
+  };
 }
 
 export async function readPdfLocator(bytes: Uint8Array, locator: Locator): Promise<string> {

@@ -46,14 +46,15 @@ export function extractMarkdown(bytes: Uint8Array, fileLabel: string): Extractio
   const pieces = structuredPieces(decoded.text, markdownSections(decoded.text, fm.bodyStart), prefix);
   const chunks = toChunks(decoded, pieces);
   const health = [...decoded.health, ...encodingNote(decoded), ...fm.health, ...emptyNote(chunks)];
-  return { title: fm.title, occurredAt: fm.occurredAt, health, chunks };
+  return { title: fm.title, occurredAt: fm.occurredAt, datedBy: fm.datedBy, health, chunks };
 }
 
 export function extractPlainText(bytes: Uint8Array, fileLabel: string): Extraction {
   const decoded = decodeText(bytes);
   const chunks = toChunks(decoded, flatPieces(decoded.text, '', fileLabel));
   const health = [...decoded.health, ...encodingNote(decoded), ...emptyNote(chunks)];
-  return { title: null, occurredAt: null, health, chunks };
+  // Plain text states no date in a form worth trusting: the file's modified time stands.
+  return { title: null, occurredAt: null, datedBy: null, health, chunks };
 }
 
 /** A cheap fingerprint so a cached detection is not reused for a buffer whose content was replaced. */

@@ -7,7 +7,10 @@ export type Chunk = { key: string; label: string; body: string; locator: Locator
 
 export type Extraction = {
   title: string | null;
+  /** The date the document states about itself ([R2] in docs/RETRIEVAL.md), else null. */
   occurredAt: string | null;
+  /** Where that date was stated ("front matter `date`", "PDF ModDate"); null with it. */
+  datedBy: string | null;
   health: string[];
   chunks: Chunk[];
 };

@@ -7,12 +7,14 @@ import ExcelJS from 'exceljs';
 import { SECTION_MAX_CHARS } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { Locator } from '../../shared/types.ts';
+import { coreDate } from './core-props.ts';
+import type { DocumentDate } from './document-date.ts';
 import type { Chunk, Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
 import { verifiedZip } from './zip-verify.ts';
 
 type SheetText = { name: string; rows: number[]; lines: Map<number, string> };
-type BookText = { title: string | null; sheets: SheetText[]; hidden: string[] };
+type BookText = { title: string | null; dated: DocumentDate | null; sheets: SheetText[]; hidden: string[] };
 
 // Nodes that carry no cell text. dataValidations over A1:XFD1048576 makes exceljs spin for minutes,
 // and merged ranges would repeat a value in every covered cell.
@@ -83,7 +85,10 @@ function sheetText(ws: ExcelJS.Worksheet): SheetText {
 async function loadBook(bytes: Uint8Array): Promise<BookText> {
   const wb = new ExcelJS.Workbook();
   // A fresh buffer holding exactly the verified archive (zip-verify.ts), so no copy is needed.
-  const checked = (await verifiedZip(bytes, 'spreadsheet')).buffer;
+  const zip = await verifiedZip(bytes, 'spreadsheet');
+  const checked = zip.buffer;
+  // Not exceljs's wb.modified: without the property it is the time of loading, which is no date.
+  const dated = coreDate(zip);
   try {
     await wb.xlsx.load(checked as unknown as Parameters<typeof wb.xlsx.load>[0], {
       ignoreNodes: IGNORED_NODES,
@@ -99,7 +104,7 @@ async function loadBook(bytes: Uint8Array): Promise<BookText> {
     else sheets.push(sheetText(ws));
   }
   const title = typeof wb.title === 'string' && wb.title.trim() ? wb.title.trim() : null;
-  return { title, sheets, hidden };
+  return { title, dated, sheets, hidden };
 }
 
 function book(bytes: Uint8Array): Promise<BookText> {
@@ -163,7 +168,13 @@ function healthOf(b: BookText, chunks: Chunk[]): string[] {
 export async function extractXlsx(bytes: Uint8Array, fileLabel: string): Promise<Extraction> {
   const b = await book(bytes);
   const chunks = b.sheets.flatMap((s) => sheetChunks(s, fileLabel));
-  return { title: b.title, occurredAt: null, health: healthOf(b, chunks), chunks };
+  return {
+    title: b.title,
+    occurredAt: b.dated?.at ?? null,
+    datedBy: b.dated?.from ?? null,
+    health: healthOf(b, chunks),
+    chunks,
+  };
 }
 
 export async function readXlsx(bytes: Uint8Array, locator: Locator): Promise<string> {

@@ -7,7 +7,9 @@
  *
  *  - each term's document frequency is counted once by FTS5 and cached per connection; terms that
  *    match nothing are dropped, and so are terms in more than MAX_DF_SHARE of the rows, but never
- *    all of them (the rarest one always stays);
+ *    all of them (the rarest one always stays). The cache holds only while the full-text index is
+ *    the one it was counted on ([R1] in docs/RETRIEVAL.md): a miss cached before a write must not
+ *    drop the word that write brought (see ftsGeneration);
  *  - one query scores the matches once for all three streams (file, section, note) with the same
  *    scope / indexed / retired filter the caller asked for, and keeps the best STREAM_ROWS of each
  *    stream with a window function; the three stream calls of one search share that result. The
@@ -27,9 +29,8 @@ export const MAX_POSTINGS = 12_000;
 /** Below this many rows, no term is dropped for being common (scoring all of them is cheap). */
 export const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
-const DF_TTL_MS = 10 * 60_000;
 
-type DfCache = { at: number; rows: number; df: Map<string, number> };
+type DfCache = { generation: Buffer | null; rows: number; df: Map<string, number> };
 const dfCaches = new WeakMap<Db, DfCache>();
 
 function approxRows(db: Db): number {
@@ -37,13 +38,34 @@ function approxRows(db: Db): number {
   return row.n ?? 0;
 }
 
+/**
+ * Which state of the full-text index this connection sees: FTS5's structure record (row 10 of
+ * its `_data` table: the segments and a write counter that only grows). Every committed write to
+ * items_fts, an insert, a 'delete' or a merge, by this connection or by any other process,
+ * rewrites it, and nothing else does. `PRAGMA data_version` (others' commits) with
+ * `total_changes()` (this connection's) would be as correct but move on every search, since each
+ * search writes its telemetry row, so the counts would never be reused. One primary-key read of
+ * some tens of bytes: ~6 us a search at 100k sections, where the keyword streams take 8-12 ms.
+ * Null when it cannot be read (then nothing is cached).
+ */
+export function ftsGeneration(db: Db): Buffer | null {
+  try {
+    const row = stmt(db, 'SELECT block FROM items_fts_data WHERE id = 10').get() as
+      | { block: Buffer }
+      | undefined;
+    return row?.block ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function dfCache(db: Db): DfCache {
-  const now = Date.now();
-  const rows = approxRows(db);
+  const generation = ftsGeneration(db);
   let cache = dfCaches.get(db);
-  // Stale after a while or once the table grew by a tenth: DF only shapes the query.
-  if (!cache || now - cache.at > DF_TTL_MS || rows > cache.rows * 1.1 + 100 || cache.df.size > DF_CACHE_MAX) {
-    cache = { at: now, rows, df: new Map() };
+  // Counted on another state of the index: every count may be wrong, a cached miss above all.
+  const stale = !generation || !cache?.generation?.equals(generation);
+  if (!cache || stale || cache.df.size > DF_CACHE_MAX) {
+    cache = { generation, rows: approxRows(db), df: new Map() };
     dfCaches.set(db, cache);
   }
   return cache;

@@ -110,6 +110,12 @@ export type ItemView = {
   scope: string;
   origin: { actor: string; source: string; run: string | null; at: string };
   occurredAt: string | null;
+  /**
+   * The date a file states about itself (front matter, PDF or Office metadata) and where it says
+   * so; `occurredAt` is then that date. Null when it states none (its modified time stands).
+   * Rule [R2] in docs/RETRIEVAL.md.
+   */
+  dated: { at: string; from: string } | null;
   createdAt: string;
   updatedAt: string;
   version: number;

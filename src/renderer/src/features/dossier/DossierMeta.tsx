@@ -2,7 +2,7 @@ import { AlertTriangle, Info } from 'lucide-react';
 import type { ItemView } from '#shared/api/types.ts';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts';
 
-/** Origin, format and health of an item: who or what added it, when, from which source and run. */
+/** Origin, format and health of an item: who or what added it, when, from which source and run, and the date the file states. */
 export function DossierMeta({ item, file }: { item: ItemView; file: ItemView | null }) {
   const subject = file ?? item;
   return (
@@ -16,6 +16,16 @@ export function DossierMeta({ item, file }: { item: ItemView; file: ItemView | n
           <dt>When</dt>
           <dd title={formatDateTime(item.origin.at)}>{formatRelative(item.origin.at)}</dd>
         </div>
+        {subject.dated ? (
+          // The date the document states about itself, which search's freshness counts from
+          // (rule [R2] in docs/RETRIEVAL.md); the hover says where it was stated.
+          <div>
+            <dt>Dated</dt>
+            <dd title={`${formatDateTime(subject.dated.at)}, from its ${subject.dated.from}`}>
+              {formatRelative(subject.dated.at)}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Source</dt>
           <dd>{item.origin.source}</dd>
