@@ -92,7 +92,7 @@ async function timedIndex(home: string, folder: string, modelDir: string) {
   const engine = Engine.open({ home, modelDir });
   try {
     const t0 = performance.now();
-    engine.add([folder]);
+    await engine.add([folder]);
     const t1 = performance.now();
     await engine.index();
     const t2 = performance.now();

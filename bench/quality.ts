@@ -110,7 +110,7 @@ export async function runQuality(options: {
       `\n[quality] SciFact: indexing ${corpus.length} docs (model ${options.modelDir ? options.modelDir : 'off'})`,
     );
     const t0 = performance.now();
-    engine.add([docsDir]);
+    await engine.add([docsDir]);
     await engine.index();
     const indexSeconds = round((performance.now() - t0) / 1000, 1);
     const state = engine.embedder.state();

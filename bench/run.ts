@@ -6,7 +6,7 @@
  *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
  *   --million              also 1M sections
  *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
- *   --only speed|injection|index|quality|sync
+ *   --only speed|injection|index|add|quality|sync
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AddBenchResult, printAdd, runAddBench } from './add.ts';
 import { type IndexingResult, runIndexing } from './indexing.ts';
 import { type InjectionBenchResult, runInjectionBench } from './injection.ts';
 import { type QualityResult, runQuality } from './quality.ts';
@@ -39,7 +40,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--only') args.only = argv[++i] ?? null;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|quality|sync] [--keep]',
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|add|quality|sync] [--keep]',
       );
       process.exit(0);
     } else {
@@ -49,8 +50,8 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.quick) args.sizes = [2_000];
   if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
-  if (args.only && !['speed', 'injection', 'index', 'quality', 'sync'].includes(args.only)) {
-    console.error('--only takes speed, injection, index, quality or sync');
+  if (args.only && !['speed', 'injection', 'index', 'add', 'quality', 'sync'].includes(args.only)) {
+    console.error('--only takes speed, injection, index, add, quality or sync');
     process.exit(2);
   }
   return args;
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
     speed?: SpeedResult[];
     injection?: InjectionBenchResult;
     indexing?: IndexingResult;
+    add?: AddBenchResult;
     quality?: QualityResult;
     sync?: SyncServerBenchRow[];
   } = { at: new Date().toISOString(), machine, args };
@@ -115,6 +117,16 @@ async function main(): Promise<void> {
       });
       save();
       printIndexing(out.indexing);
+    }
+    if (!args.only || args.only === 'add') {
+      out.add = await runAddBench({
+        dir: join(scratch, 'add'),
+        files: args.quick ? 2_000 : 10_000,
+        bigMb: args.quick ? 10 : 50,
+        log,
+      });
+      save();
+      printAdd(out.add);
     }
     if (!args.only || args.only === 'quality') {
       out.quality = await runQuality({

@@ -80,7 +80,7 @@ describe.skipIf(process.platform === 'win32')('files at rest', () => {
     writeFileSync(join(files, 'plan.md'), '# Plan\n\nShip the quarterly numbers on Friday.\n');
     // Opened the way the CLI opens it (src/cli/context.ts), in a process with the usual umask.
     const engine = Engine.open({ home, modelDir: join(root, 'no-model') });
-    expect(engine.add([join(files, 'plan.md')]).added).toHaveLength(1);
+    expect((await engine.add([join(files, 'plan.md')])).added).toHaveLength(1);
     expect((await engine.index()).indexed).toHaveLength(1);
     writeToken(home, 'device-token');
     await fileKeyStore(home).write('sk-model-key');

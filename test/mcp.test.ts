@@ -85,7 +85,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   };
 }
 
-function seed(): void {
+async function seed(): Promise<void> {
   const alice = Engine.open({ home, modelDir: noModel });
   alice.addMember('alice', ['eng']);
   alice.addMember('bob', ['sales']);
@@ -104,12 +104,13 @@ function seed(): void {
   const many = ['# Runbook'];
   for (let i = 0; i < 120; i++) many.push(`## Step ${i}\n\nDo step number ${i} of the runbook carefully.`);
   write('runbook.md', many.join('\n\n'));
-  const added = alice.add([join(files, 'billing.md'), join(files, 'runbook.md')]);
+  const added = await alice.add([join(files, 'billing.md'), join(files, 'runbook.md')]);
   ids.billing = added.added.find((a) => a.path.endsWith('billing.md'))?.id ?? '';
   ids.runbook = added.added.find((a) => a.path.endsWith('runbook.md'))?.id ?? '';
-  bob.add([write('sales-plan.md', '# Sales plan\n\nThe zanzibar deal closes with Globex in March.\n')], {
-    scope: 'team:sales',
-  });
+  await bob.add(
+    [write('sales-plan.md', '# Sales plan\n\nThe zanzibar deal closes with Globex in March.\n')],
+    { scope: 'team:sales' },
+  );
   const note = (engine: Engine, label: string, body: string, scope: string) =>
     upsertNote(engine.db, engine.workspaceId, {
       kind: 'fact',
@@ -146,7 +147,7 @@ beforeAll(async () => {
   home = join(root, 'home');
   noModel = join(root, 'no-model');
   process.env.BRAIN_USER = 'alice';
-  seed();
+  await seed();
   await run(process.execPath, [BRAIN, '--home', home, 'index'], { env: env('alice') });
   await run(process.execPath, [BRAIN, '--home', home, '--as', 'bob', 'index'], { env: env('alice') });
 });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { access, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../shared/errors.ts';
 import { sha256 } from './ids.ts';
@@ -11,13 +12,26 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './util/private-files.ts';
 
 export type BlobStore = {
   put(bytes: Uint8Array): string;
+  /**
+   * `put` without blocking the event loop, for bytes whose sha256 the caller computed as it read
+   * them (src/engine/add-read.ts): a big drop keeps a host answering while it is stored.
+   */
+  putHashed(bytes: Uint8Array, sha256: string): Promise<string>;
   get(hash: string): Buffer;
   has(hash: string): boolean;
   path(hash: string): string;
 };
 
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 export function createBlobStore(dir: string): BlobStore {
   const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash);
+  // Written under a temporary name then renamed: a crash never leaves a partial blob under its hash.
+  const tmpOf = (target: string) => `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   return {
     path: pathOf,
     has: (hash) => existsSync(pathOf(hash)),
@@ -26,10 +40,23 @@ export function createBlobStore(dir: string): BlobStore {
       const target = pathOf(hash);
       if (existsSync(target)) return hash;
       mkdirSync(join(dir, hash.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
-      // Write to a temporary name then rename: a crash never leaves a partial blob under its hash.
-      const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const tmp = tmpOf(target);
       writeFileSync(tmp, bytes, { mode: PRIVATE_FILE_MODE });
       renameSync(tmp, target);
+      return hash;
+    },
+    async putHashed(bytes, hash) {
+      const target = pathOf(hash);
+      if (await exists(target)) return hash;
+      const tmp = tmpOf(target);
+      const write = () => writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE });
+      // The folder is there for all but the first blob of its 256: made only when the write says so.
+      await write().catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(join(dir, hash.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await write();
+      });
+      await rename(tmp, target);
       return hash;
     },
     get(hash) {

@@ -41,7 +41,7 @@ describe('add', () => {
     ws.write('empty.md', '');
     const big = ws.write('big.txt', '');
     truncateSync(big, 101 * 1024 * 1024);
-    const result = engine.add([ws.files]);
+    const result = await engine.add([ws.files]);
     expect(result.added.map((a) => a.label).sort()).toEqual(['handbook.md', 'notes.txt']);
     const reasons = Object.fromEntries(result.refused.map((r) => [r.path.split('/').pop(), r.reason]));
     expect(reasons['picture.png']).toMatch(/unsupported/);
@@ -52,13 +52,15 @@ describe('add', () => {
       .get('handbook.md');
     expect(row).toEqual({ indexed: 0, origin_actor: engine.user, origin_source: 'upload' });
     expect((await engine.search('billing migration')).hits).toHaveLength(0);
-    expect(engine.add([md]).unchanged).toHaveLength(1);
+    expect((await engine.add([md])).unchanged).toHaveLength(1);
   });
 
-  it('refuses a scope the user is not in, and bad scopes, changing nothing', () => {
+  it('refuses a scope the user is not in, and bad scopes, changing nothing', async () => {
     const path = ws.write('a.md', '# A\ntext');
-    expect(() => engine.add([path], { scope: 'team:secret' })).toThrow(/cannot write in scope team:secret/);
-    expect(() => engine.add([path], { scope: 'galaxy' })).toThrow(/Unknown scope/);
+    await expect(engine.add([path], { scope: 'team:secret' })).rejects.toThrow(
+      /cannot write in scope team:secret/,
+    );
+    await expect(engine.add([path], { scope: 'galaxy' })).rejects.toThrow(/Unknown scope/);
     expect(engine.status().counts.files).toBe(0);
   });
 });
@@ -66,7 +68,7 @@ describe('add', () => {
 describe('index and read', () => {
   it('chunks on headings with breadcrumbs, and every citation reads back its exact text', async () => {
     ws.write('handbook.md', HANDBOOK);
-    engine.add([ws.files]);
+    await engine.add([ws.files]);
     const report = await engine.index();
     expect(report.failed).toEqual([]);
     expect(report.indexed[0]?.sections).toBe(4);
@@ -89,7 +91,7 @@ describe('index and read', () => {
 
   it('re-indexing unchanged bytes changes nothing; changed bytes retire stale sections and mark old citations stale', async () => {
     const path = ws.write('handbook.md', HANDBOOK);
-    const [file] = engine.add([path]).added;
+    const [file] = (await engine.add([path])).added;
     await engine.index();
     const snapshot = () =>
       engine.db.prepare('SELECT id, version, updated_at, retired_at FROM items ORDER BY id').all();
@@ -102,7 +104,7 @@ describe('index and read', () => {
       id: string;
     };
     writeFileSync(path, HANDBOOK.replace(/# Travel[\s\S]*$/, '# Security\n\nRotate keys yearly.\n'));
-    expect(engine.add([path]).added).toHaveLength(1);
+    expect((await engine.add([path])).added).toHaveLength(1);
     await expect(engine.read(travel.id)).rejects.toThrow(/has changed since this passage was indexed/);
     await engine.index();
     const retired = engine.db.prepare('SELECT retired_at FROM items WHERE id = ?').get(travel.id) as {
@@ -131,7 +133,7 @@ describe('index and read', () => {
   });
 
   it('reads line ranges of a whole file', async () => {
-    const [file] = engine.add([ws.write('n.txt', 'one\ntwo\nthree\nfour\n')]).added;
+    const [file] = (await engine.add([ws.write('n.txt', 'one\ntwo\nthree\nfour\n')])).added;
     await engine.index();
     const r = await engine.read(file!.id, { from: 2, to: 3 });
     expect(r.text).toBe('two\nthree');
@@ -142,7 +144,7 @@ describe('index and read', () => {
 describe('search', () => {
   it('keyword-only when the model is missing, with citations', async () => {
     ws.write('handbook.md', HANDBOOK);
-    engine.add([ws.files]);
+    await engine.add([ws.files]);
     await engine.index();
     expect(engine.status().model.status).toBe('off');
     const result = await engine.search('who owns the billing migration?');
@@ -164,11 +166,16 @@ describe('search', () => {
     withModel.addMember('bob', []);
     const alice = ws.open({ model: true, user: 'alice' });
     const bob = ws.open({ model: true, user: 'bob' });
-    alice.add([ws.write('payroll.md', '# Payroll\n\nSalaries are paid on the 25th by the finance team.')], {
-      scope: 'team:finance',
+    await alice.add(
+      [ws.write('payroll.md', '# Payroll\n\nSalaries are paid on the 25th by the finance team.')],
+      { scope: 'team:finance' },
+    );
+    await alice.add([ws.write('private.md', '# Diary\n\nMy salary review is next week.')], {
+      scope: 'user:alice',
     });
-    alice.add([ws.write('private.md', '# Diary\n\nMy salary review is next week.')], { scope: 'user:alice' });
-    bob.add([ws.write('public.md', '# Office\n\nThe office opens at 8. Salaries questions go to finance.')]);
+    await bob.add([
+      ws.write('public.md', '# Office\n\nThe office opens at 8. Salaries questions go to finance.'),
+    ]);
     await alice.index();
     await bob.index();
     const a = await alice.search('salaries paid finance', { k: 8 });

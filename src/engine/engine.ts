@@ -5,17 +5,20 @@
 import { SEARCH_K_MAX_AGENT } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
 import type { SearchResult } from '../shared/types.ts';
-import { type AddResult, addPaths } from './add.ts';
+import { assertMayActAs, recordActingAs } from './acting-as.ts';
+import { type AddProgress, type AddResult, addPaths } from './add.ts';
 import { type BlobStore, createBlobStore } from './blobs.ts';
 import { type Db, openDb } from './db/driver.ts';
 import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
 import { type IndexProgress, type IndexReport, runIndex } from './index-queue.ts';
 import { closeIngestWorkers } from './ingest/index.ts';
+import { releaseLeases } from './jobs-lease.ts';
 import { type MovePlan, type MoveResult, moveItem, planMove } from './move.ts';
 import { type LineRange, type ReadResult, readItem } from './read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
 import { closeVectorWorker } from './search/vector-client.ts';
+import { statusCounts } from './status-counts.ts';
 import { connectedUser, type SyncStatus, syncStatus } from './sync/state.ts';
 import { flushTelemetry, logEvent, type Surface } from './telemetry.ts';
 import {
@@ -30,7 +33,13 @@ import {
 
 export type EngineOptions = {
   home?: string;
+  /**
+   * The member to act as (`--as`). Another member than the replica's own (the connected member,
+   * else the local user) is for the local admin only and is recorded ([R3] in docs/RETRIEVAL.md).
+   */
   user?: string;
+  /** What acts, for that record: the CLI command (`search`, `members add`); default the surface. */
+  command?: string;
   modelDir?: string;
   surface?: Surface;
   /** An embedder made elsewhere (a thin client to the owner process); the engine closes it on close. */
@@ -76,14 +85,31 @@ export class Engine {
     const local = localUserName();
     // Opening writes nothing unless something is missing: reads work beside a writer ([B1]).
     ensureUserOnOpen(this.db, local);
-    this.user = options.user ?? connectedUser(this.db) ?? local;
-    if (!userExists(this.db, this.user)) {
-      throw new AppError(
-        'not-found',
-        `No member "${this.user}" in this workspace; add one with \`brain members add ${this.user}\`.`,
-      );
+    try {
+      this.user = this.actingMember(options, connectedUser(this.db) ?? local);
+    } catch (err) {
+      this.db.close();
+      throw err;
     }
     this.embedder = options.embedder ?? createEmbedder({ home: this.home, modelDir: options.modelDir });
+  }
+
+  /** `options.user`, or the replica's own member; anyone else only for the local admin ([R3]). */
+  private actingMember(options: EngineOptions, own: string): string {
+    const user = options.user ?? own;
+    // Refused before the member is looked up: a refusal says nothing about who exists.
+    if (user !== own) assertMayActAs(this.db, this.home, own, user);
+    if (!userExists(this.db, user)) {
+      throw new AppError(
+        'not-found',
+        `No member "${user}" in this workspace; add one with \`brain members add ${user}\`.`,
+      );
+    }
+    if (user !== own) {
+      const command = options.command ?? (this.surface === 'agent' ? 'mcp' : this.surface);
+      recordActingAs(this.db, this.surface, { as: user, by: own, command });
+    }
+    return user;
   }
 
   static open(options: EngineOptions = {}): Engine {
@@ -94,16 +120,19 @@ export class Engine {
     return visibleScopes(this.db, this.user);
   }
 
-  add(paths: readonly string[], options: { scope?: string } = {}): AddResult {
+  /** Adds files and folders; awaited file by file, so a host keeps answering during a big drop. */
+  async add(
+    paths: readonly string[],
+    options: { scope?: string; onProgress?: (progress: AddProgress) => void } = {},
+  ): Promise<AddResult> {
     const scope = parseScope(options.scope);
     assertCanWrite(this.db, this.user, scope);
     if (paths.length === 0)
       throw new AppError('validation-failed', 'Name at least one file or folder to add.');
-    const result = addPaths(
+    const result = await addPaths(
       { db: this.db, blobs: this.blobs, workspaceId: this.workspaceId, user: this.user },
       paths,
-      scope,
-      options.scope !== undefined,
+      { scope, scopeAsked: options.scope !== undefined, onProgress: options.onProgress },
     );
     logEvent(this.db, this.surface, this.user, 'add', {
       added: result.added.length,
@@ -187,46 +216,22 @@ export class Engine {
   }
 
   status(): Status {
-    const count = (sql: string, ...args: unknown[]) => (this.db.prepare(sql).get(...args) as { n: number }).n;
     const scopes = this.scopes();
-    const inScope = `scope IN (SELECT value FROM json_each(?)) AND retired_at IS NULL`;
-    const s = JSON.stringify(scopes);
-    const queue = this.db
-      .prepare(`SELECT state, COUNT(*) AS n FROM jobs WHERE state IN ('queued','running') GROUP BY state`)
-      .all() as { state: string; n: number }[];
+    const { counts, queue } = statusCounts(this.db, scopes);
     return {
       user: this.user,
       workspace: this.workspaceId,
       home: this.home,
       scopes,
-      counts: {
-        files: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND ${inScope}`, s),
-        indexed: count(
-          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 1 AND ${inScope}`,
-          s,
-        ),
-        notIndexed: count(
-          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND index_error IS NULL AND ${inScope}`,
-          s,
-        ),
-        failed: count(
-          `SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'file' AND indexed = 0 AND index_error IS NOT NULL AND ${inScope}`,
-          s,
-        ),
-        sections: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'section' AND ${inScope}`, s),
-        notes: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'note' AND ${inScope}`, s),
-        entities: count(`SELECT COUNT(*) AS n FROM items WHERE storage_kind = 'entity' AND ${inScope}`, s),
-      },
-      queue: {
-        queued: queue.find((q) => q.state === 'queued')?.n ?? 0,
-        running: queue.find((q) => q.state === 'running')?.n ?? 0,
-      },
+      counts,
+      queue,
       model: this.embedder.state(),
       sync: syncStatus(this.db),
     };
   }
 
   async close(): Promise<void> {
+    releaseLeases(this.db); // passes still in flight give their claims back ([J3] in docs/WORKSPACE.md)
     await this.embedder.close();
     await closeIngestWorkers();
     await closeVectorWorker(this.db);

@@ -125,7 +125,7 @@ describe('the dossier, the graph and scopes through the contract and the CLI', (
       'billing.md',
       '# Billing\n\nThe billing migration is owned by Dana Reyes at Initech.\n',
     );
-    const [file] = alice.add([md]).added;
+    const [file] = (await alice.add([md])).added;
     await alice.index();
     const section = alice.db
       .prepare("SELECT id, body FROM items WHERE storage_kind = 'section' AND file_id = ?")

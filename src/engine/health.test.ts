@@ -22,8 +22,8 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-function addAs(engine: Engine, name: string, scope: string): string {
-  const [file] = engine.add([ws.write(`${engine.user}/${name}`, TEXT)], { scope }).added;
+async function addAs(engine: Engine, name: string, scope: string): Promise<string> {
+  const [file] = (await engine.add([ws.write(`${engine.user}/${name}`, TEXT)], { scope })).added;
   return file?.id ?? '';
 }
 
@@ -37,20 +37,20 @@ function listedHealth(engine: Engine, id: string): string[] | undefined {
 }
 
 describe('same-bytes health notes', () => {
-  it('an org file with the same bytes as a user-scope file does not name it', () => {
-    addAs(alice, 'my-salary.md', 'user:alice');
-    const org = addAs(alice, 'bands.md', 'org');
+  it('an org file with the same bytes as a user-scope file does not name it', async () => {
+    await addAs(alice, 'my-salary.md', 'user:alice');
+    const org = await addAs(alice, 'bands.md', 'org');
     expect(storedHealth(alice, org)).toEqual([]);
     // Everyone who sees the new file sees an org file, and a file in exactly its scope.
-    const copy = addAs(bob, 'bands-copy.md', 'team:ops');
+    const copy = await addAs(bob, 'bands-copy.md', 'team:ops');
     expect(storedHealth(bob, copy)).toEqual(['same bytes as bands.md']);
-    const mine = addAs(alice, 'again.md', 'user:alice');
+    const mine = await addAs(alice, 'again.md', 'user:alice');
     expect(storedHealth(alice, mine)).toEqual(['same bytes as my-salary.md']);
   });
 
   it('a note an older release stored about a file the viewer cannot see is not shown to them', async () => {
-    addAs(alice, 'my-salary.md', 'user:alice');
-    const org = addAs(alice, 'bands.md', 'org');
+    await addAs(alice, 'my-salary.md', 'user:alice');
+    const org = await addAs(alice, 'bands.md', 'org');
     alice.db
       .prepare('UPDATE items SET health = ? WHERE id = ?')
       .run(JSON.stringify(['same bytes as my-salary.md', 'invalid YAML front matter: ignored']), org);
@@ -66,9 +66,9 @@ describe('same-bytes health notes', () => {
     expect(storedHealth(alice, org)).not.toContain('same bytes as my-salary.md');
   });
 
-  it('a moved file keeps only a note every reader of its new scope may see', () => {
-    const ops = addAs(alice, 'ops-bands.md', 'team:ops');
-    const mine = addAs(alice, 'bands.md', 'team:ops');
+  it('a moved file keeps only a note every reader of its new scope may see', async () => {
+    const ops = await addAs(alice, 'ops-bands.md', 'team:ops');
+    const mine = await addAs(alice, 'bands.md', 'team:ops');
     expect(storedHealth(alice, mine)).toEqual(['same bytes as ops-bands.md']);
     alice.move(mine, 'org');
     expect(storedHealth(alice, mine)).toEqual([]);

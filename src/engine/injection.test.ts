@@ -39,7 +39,7 @@ Nonprofits get a 40 % discount on the team plan after the sales lead signs off.
 async function indexedWorkspace(model: boolean): Promise<Engine> {
   ws = createTestWorkspace();
   const engine = ws.open({ model, user: 'alice' });
-  engine.add([ws.write('billing.md', POLICY)]);
+  await engine.add([ws.write('billing.md', POLICY)]);
   await engine.index();
   return engine;
 }
@@ -167,7 +167,7 @@ describe('anchors, caps and budget', () => {
     for (let i = 0; i < 14; i++) {
       parts.push(`## Rule ${i}`, '', `Data retention rule number ${i}: keep records. `.repeat(25));
     }
-    engine.add([ws.write('retention.md', parts.join('\n\n'))]);
+    await engine.add([ws.write('retention.md', parts.join('\n\n'))]);
     await engine.index();
     const out = await inject(engine, { message: 'data retention rule', surface: 'chat' });
     expect(out.items.length).toBe(INJECTION_MAX_ITEMS);

@@ -43,35 +43,35 @@ function rowsOf(engine: Engine, fileId: string): Row[] {
 }
 
 describe('[S24] re-adding a file never changes its scope', () => {
-  it('keeps the scope for the same bytes and for new bytes, and reports scopeKept', () => {
+  it('keeps the scope for the same bytes and for new bytes, and reports scopeKept', async () => {
     const alice = ws.open({ user: 'alice' });
     const path = ws.write('handbook.md', HANDBOOK);
-    const [file] = alice.add([path]).added;
-    const same = alice.add([path], { scope: 'team:ops' });
+    const [file] = (await alice.add([path])).added;
+    const same = await alice.add([path], { scope: 'team:ops' });
     expect(same.unchanged.map((u) => u.id)).toEqual([file?.id]);
     expect(same.scopeKept).toEqual([
       { id: file?.id, label: 'handbook.md', path: file?.path, scope: 'org', asked: 'team:ops' },
     ]);
     writeFileSync(path, `${HANDBOOK}\n## Food\n\nLunch is at noon.\n`);
-    const changed = alice.add([path], { scope: 'user:alice' });
+    const changed = await alice.add([path], { scope: 'user:alice' });
     expect(changed.added.map((a) => a.id)).toEqual([file?.id]);
     expect(changed.scopeKept?.map((k) => [k.scope, k.asked])).toEqual([['org', 'user:alice']]);
     expect(rowsOf(alice, file?.id ?? '')[0]?.scope).toBe('org');
   });
 
-  it('reports nothing when no scope was asked for, or the same one', () => {
+  it('reports nothing when no scope was asked for, or the same one', async () => {
     const alice = ws.open({ user: 'alice' });
     const path = ws.write('ops.md', HANDBOOK);
-    alice.add([path], { scope: 'team:ops' });
-    expect(alice.add([path]).scopeKept).toEqual([]);
-    expect(alice.add([path], { scope: 'team:ops' }).scopeKept).toEqual([]);
+    await alice.add([path], { scope: 'team:ops' });
+    expect((await alice.add([path])).scopeKept).toEqual([]);
+    expect((await alice.add([path], { scope: 'team:ops' })).scopeKept).toEqual([]);
   });
 });
 
 describe('[S24] moving a file to another scope', () => {
   it('moves the file and its sections and re-files their vectors: only the new scope finds it', async () => {
     const alice = ws.open({ user: 'alice', model: true });
-    const [file] = alice.add([ws.write('handbook.md', HANDBOOK)], { scope: 'user:alice' }).added;
+    const [file] = (await alice.add([ws.write('handbook.md', HANDBOOK)], { scope: 'user:alice' })).added;
     const id = file?.id ?? '';
     await alice.index();
     const before = rowsOf(alice, id);
@@ -105,7 +105,7 @@ describe('[S24] moving a file to another scope', () => {
 
   it('records every moved row for sync when connected', async () => {
     const alice = ws.open({ user: 'alice' });
-    const [file] = alice.add([ws.write('handbook.md', HANDBOOK)]).added;
+    const [file] = (await alice.add([ws.write('handbook.md', HANDBOOK)])).added;
     await alice.index();
     alice.db.prepare("UPDATE sync_state SET server = 'http://fake', user_id = 'alice' WHERE id = 1").run();
     alice.db.prepare('DELETE FROM sync_changes').run();
@@ -133,9 +133,9 @@ describe('[S24] moving a file to another scope', () => {
 });
 
 describe('[S24] who may move what where', () => {
-  it('refuses a mover who is neither the author nor a workspace admin', () => {
+  it('refuses a mover who is neither the author nor a workspace admin', async () => {
     const alice = ws.open({ user: 'alice' });
-    const [file] = alice.add([ws.write('handbook.md', HANDBOOK)]).added;
+    const [file] = (await alice.add([ws.write('handbook.md', HANDBOOK)])).added;
     const bob = ws.open({ user: 'bob' });
     expect(() => bob.move(file?.id ?? '', 'team:ops')).toThrow(
       /bob cannot move handbook.md: only its author \(alice\) or a workspace admin can/,
@@ -146,10 +146,10 @@ describe('[S24] who may move what where', () => {
     expect(bob.move(file?.id ?? '', 'team:ops').moved).toBe(true);
   });
 
-  it('refuses a scope the author cannot see, even for an admin', () => {
+  it('refuses a scope the author cannot see, even for an admin', async () => {
     local.addMember(local.user, ['secret']);
     const alice = ws.open({ user: 'alice' });
-    const [file] = alice.add([ws.write('handbook.md', HANDBOOK)]).added;
+    const [file] = (await alice.add([ws.write('handbook.md', HANDBOOK)])).added;
     expect(() => local.move(file?.id ?? '', 'team:secret')).toThrow(
       /its author \(alice\) cannot see team:secret/,
     );
@@ -158,7 +158,7 @@ describe('[S24] who may move what where', () => {
 
   it('refuses a scope the mover cannot write, unknown scopes, sections and unseen items', async () => {
     const alice = ws.open({ user: 'alice' });
-    const [file] = alice.add([ws.write('handbook.md', HANDBOOK)], { scope: 'user:alice' }).added;
+    const [file] = (await alice.add([ws.write('handbook.md', HANDBOOK)], { scope: 'user:alice' })).added;
     const id = file?.id ?? '';
     expect(() => alice.move(id, 'team:secret')).toThrow(/alice cannot move handbook.md to team:secret/);
     expect(() => alice.move(id, 'galaxy')).toThrow(/Unknown scope/);

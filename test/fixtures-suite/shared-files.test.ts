@@ -57,7 +57,7 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     ws = createTestWorkspace();
     engine = ws.open({ model: true });
     const paths = FORMAT_DIRS.map((d) => join(FIXTURES, d));
-    const added = engine.add(paths);
+    const added = await engine.add(paths);
     for (const r of added.refused) outcome.set(basename(r.path), `refused: ${r.reason}`);
     const report = await engine.index();
     for (const f of report.indexed) outcome.set(f.label, `indexed: ${f.sections} sections`);
@@ -134,7 +134,7 @@ describe.runIf(existsSync(CORPUS))('Markdown corpora', () => {
       execFileSync('git', ['clone', '--quiet', join(CORPUS, bundle), target]);
       dirs.push(target);
     }
-    const added = engine.add(dirs);
+    const added = await engine.add(dirs);
     expect(added.added.length).toBeGreaterThan(100);
     await engine.index();
   }, 600_000);

@@ -46,9 +46,9 @@ describe('[C15] the replica under an authoritative server', { timeout: 120_000 }
   it('[S32] a revoked replica removes what it received, keeps what was only made here, and says so', async () => {
     const admin = await replica('boss');
     const bob = await replica('bob');
-    admin.engine.add([admin.ws.write('team-plan.md', '# Plan\n\nThe shared plan.\n')]);
+    await admin.engine.add([admin.ws.write('team-plan.md', '# Plan\n\nThe shared plan.\n')]);
     await syncNow(admin.engine);
-    bob.engine.add([bob.ws.write('bob-draft.md', '# Draft\n\nOnly bob wrote this.\n')]);
+    await bob.engine.add([bob.ws.write('bob-draft.md', '# Draft\n\nOnly bob wrote this.\n')]);
     await bob.engine.index();
     await syncNow(bob.engine);
     await syncNow(bob.engine);
@@ -76,7 +76,10 @@ describe('[C15] the replica under an authoritative server', { timeout: 120_000 }
   it('[S30] a malformed page is refused whole; an op of an unknown kind is set aside and counted', async () => {
     const admin = await replica('boss');
     const bob = await replica('bob');
-    admin.engine.add([admin.ws.write('a.md', '# A\n\nalpha\n'), admin.ws.write('b.md', '# B\n\nbeta\n')]);
+    await admin.engine.add([
+      admin.ws.write('a.md', '# A\n\nalpha\n'),
+      admin.ws.write('b.md', '# B\n\nbeta\n'),
+    ]);
     await syncNow(admin.engine);
     const state = readState(bob.engine.db);
     const http = new HttpTransport(state.server ?? '', readToken(bob.engine.home));
@@ -119,7 +122,7 @@ describe('[C15] the replica under an authoritative server', { timeout: 120_000 }
 
   it('[S29] a change that cannot be sent fails `brain sync` and stays listed in status', async () => {
     const bob = await replica('bob');
-    const [added] = bob.engine.add([bob.ws.write('ok.md', '# Ok\n\nfine\n')]).added;
+    const [added] = (await bob.engine.add([bob.ws.write('ok.md', '# Ok\n\nfine\n')])).added;
     // A label longer than the protocol allows: this change can never be sent.
     bob.engine.db.prepare('UPDATE items SET label = ? WHERE id = ?').run('x'.repeat(2001), added?.id);
     const report = await syncNow(bob.engine);

@@ -13,8 +13,8 @@ export function registerAdd(program: Command): void {
     .option('--scope <scope>', 'org, team:<id> or user:<id> (default: org)')
     .option('--json', 'print JSON')
     .action((paths: string[], opts: { scope?: string; json?: boolean }) =>
-      withEngine(program, (engine) => {
-        const result = engine.add(paths, { scope: opts.scope });
+      withEngine(program, async (engine) => {
+        const result = await engine.add(paths, { scope: opts.scope });
         if (opts.json) printJson(result);
         else printReport(result);
         // Re-adding never moves a file (src/engine/move.ts): said on stderr, after the report.

@@ -25,7 +25,7 @@ beforeEach(async () => {
     'travel.md',
     '# Travel policy\n\nTaxis after 22:00 are reimbursed up to 40 EUR.\n\n## Hotels\n\nHotels are booked by the office manager.\n',
   );
-  const added = engine.add([path]);
+  const added = await engine.add([path]);
   await engine.index(added.added.map((a) => a.id));
   model = await startScriptedModel((req) => {
     const role = roleOf(req);

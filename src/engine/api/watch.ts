@@ -4,13 +4,14 @@
  * removed files are retired. Watching survives restarts: at start every folder is caught up with
  * what changed while the app was closed.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { WatchedFolder } from '../../shared/api/types.ts';
 import { MAX_FILE_BYTES } from '../../shared/constants.ts';
 import { AppError } from '../../shared/errors.ts';
 import { type AddResult, addBytes } from '../add.ts';
+import { readHashed } from '../add-read.ts';
 import type { Engine } from '../engine.ts';
 import { ownedItemId } from '../ids.ts';
 import { getRow } from '../items.ts';
@@ -124,8 +125,8 @@ export class FolderWatcher {
       ignored: (p: string) => basename(p).startsWith('.') && p !== row.path,
       awaitWriteFinish: { stabilityThreshold: 300, pollInterval: 100 },
     });
-    watcher.on('add', (p) => void this.serial(() => this.report(this.upsert(row, p))));
-    watcher.on('change', (p) => void this.serial(() => this.report(this.upsert(row, p))));
+    watcher.on('add', (p) => void this.serial(async () => this.report(await this.upsert(row, p))));
+    watcher.on('change', (p) => void this.serial(async () => this.report(await this.upsert(row, p))));
     watcher.on('unlink', (p) => void this.serial(() => this.report(this.removed(row, p))));
     watcher.on('error', (err) => {
       this.errors.set(row.path, (err as Error).message);
@@ -141,11 +142,11 @@ export class FolderWatcher {
   }
 
   /** What changed while nobody watched: new and changed files are added, vanished ones retired. */
-  private catchUp(row: FolderRow): void {
+  private async catchUp(row: FolderRow): Promise<void> {
     const change = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
     const seen = new Set<string>();
     for (const path of walk(row.path)) {
-      const c = this.upsert(row, path);
+      const c = await this.upsert(row, path);
       change.added.push(...c.added);
       change.changed.push(...c.changed);
       for (const id of [...c.added, ...c.changed, ...c.unchanged]) seen.add(id);
@@ -162,10 +163,10 @@ export class FolderWatcher {
     this.report(change);
   }
 
-  private upsert(
+  private async upsert(
     row: FolderRow,
     path: string,
-  ): { added: string[]; changed: string[]; removed: string[]; unchanged: string[] } {
+  ): Promise<{ added: string[]; changed: string[]; removed: string[]; unchanged: string[] }> {
     const out = {
       added: [] as string[],
       changed: [] as string[],
@@ -194,7 +195,8 @@ export class FolderWatcher {
     // Too large or unsupported files in a watched folder are simply not added (nothing to answer from).
     if (st.size > MAX_FILE_BYTES) return out;
     const result: AddResult = { added: [], unchanged: [], refused: [] };
-    addBytes(
+    const read = await readHashed(path, st.size);
+    await addBytes(
       {
         db: this.engine.db,
         blobs: this.engine.blobs,
@@ -202,7 +204,8 @@ export class FolderWatcher {
         user: this.engine.user,
       },
       {
-        bytes: readFileSync(path),
+        bytes: read.bytes,
+        sha256: read.sha256,
         name: basename(path),
         path,
         sourceKey,

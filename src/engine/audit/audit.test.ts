@@ -52,7 +52,7 @@ function knownEntities(): void {
 
 async function indexedFile(text: string): Promise<string> {
   const path = ws.write('minutes.md', text);
-  const added = engine.add([path]);
+  const added = await engine.add([path]);
   const id = added.added[0]?.id ?? '';
   await engine.index([id]);
   return id;

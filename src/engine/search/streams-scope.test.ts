@@ -15,9 +15,9 @@ beforeEach(async () => {
   admin.addMember('ben', []);
   const ana = ws.open({ model: true, user: 'ana' });
   const text = 'The supplier contract with Acme renews every March and needs legal review.';
-  ana.add([ws.write('legal/contract.md', `# Supplier contract\n\n${text}\n`)], { scope: 'team:legal' });
-  ana.add([ws.write('mine/contract-notes.md', `# My notes\n\n${text}\n`)], { scope: 'user:ana' });
-  ana.add([ws.write('org/contract-faq.md', `# Contract FAQ\n\n${text}\n`)]);
+  await ana.add([ws.write('legal/contract.md', `# Supplier contract\n\n${text}\n`)], { scope: 'team:legal' });
+  await ana.add([ws.write('mine/contract-notes.md', `# My notes\n\n${text}\n`)], { scope: 'user:ana' });
+  await ana.add([ws.write('org/contract-faq.md', `# Contract FAQ\n\n${text}\n`)]);
   await ana.index();
   for (const scope of ['team:legal', 'user:ana', 'org']) {
     const [vector] = await ana.embedder.embed([text]);

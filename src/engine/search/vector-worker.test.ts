@@ -25,9 +25,9 @@ beforeEach(async () => {
     'onboarding checklist',
     'api rate limits',
   ];
-  topics.forEach((t, i) => {
-    engine.add([ws.write(`doc-${i}.md`, `# ${t}\n\n${t} details and more words about ${t}.\n`)]);
-  });
+  for (const [i, t] of topics.entries()) {
+    await engine.add([ws.write(`doc-${i}.md`, `# ${t}\n\n${t} details and more words about ${t}.\n`)]);
+  }
   await engine.index();
   const vectors = await engine.embedder.embed(topics);
   topics.forEach((t, i) => {

@@ -41,14 +41,14 @@ describe('[C11] background sync in the host', () => {
       l.start();
       cleanups.push(() => l.stop());
     }
-    a.engine.add([a.ws.write('one.md', '# One\n\nfirst words\n')]);
+    await a.engine.add([a.ws.write('one.md', '# One\n\nfirst words\n')]);
     const has = (e: Engine, label: string) =>
       e.db.prepare('SELECT 1 FROM items WHERE label = ?').get(label) !== undefined;
     await until(() => has(b.engine, 'one.md'));
     expect(changes).toBeGreaterThan(0);
 
     await fake.stop();
-    a.engine.add([a.ws.write('two.md', '# Two\n\nwritten offline\n')]);
+    await a.engine.add([a.ws.write('two.md', '# Two\n\nwritten offline\n')]);
     await until(() => getSyncStatus(a.engine).state === 'offline');
     expect(getSyncStatus(a.engine).pending).toBeGreaterThan(0);
     // the same port again: the replica's server URL is unchanged

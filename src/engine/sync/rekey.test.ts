@@ -22,7 +22,7 @@ describe('[C8] joining re-keys a replica that already has items', () => {
       'handbook.md',
       '# Billing\n\nThe billing migration is owned by Dana.\n\n# Travel\n\nTrains.\n',
     );
-    engine.add([path]);
+    await engine.add([path]);
     await engine.index();
     const note = upsertNote(engine.db, engine.workspaceId, {
       kind: 'fact',
@@ -97,14 +97,14 @@ describe('[C8] joining re-keys a replica that already has items', () => {
     expect(ids.has(hits[0]?.id ?? '')).toBe(true);
   });
 
-  it('two replicas of one member that added the same file hold the same item once both joined', () => {
+  it('two replicas of one member that added the same file hold the same item once both joined', async () => {
     const path = ws.write('same.md', '# Same\n\nsame bytes\n');
     const other = createTestWorkspace();
     try {
       const a = engine;
       const b = other.open();
-      const idA = a.add([path]).added[0]?.id;
-      const idB = b.add([path]).added[0]?.id;
+      const idA = (await a.add([path])).added[0]?.id;
+      const idB = (await b.add([path])).added[0]?.id;
       expect(idA).not.toBe(idB);
       for (const e of [a, b])
         writeTx(e.db, () =>

@@ -12,8 +12,13 @@ export type IndexProgressEvent = {
   total: number;
 };
 
+/** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
+export type AddProgressEvent = { done: number; total: number };
+
 export type Events = {
   'index.progress': IndexProgressEvent;
+  /** Sent while a big drop is added (a few times a second) and when it is done; lists may ignore it. */
+  'add.progress': AddProgressEvent;
   /** Files were added, changed, retired or re-indexed: lists should refresh. */
   'files.changed': { ids: string[] };
   'status.changed': StatusView;
@@ -28,6 +33,7 @@ export type Events = {
 export type EventName = keyof Events;
 export const EVENT_NAMES: readonly EventName[] = [
   'index.progress',
+  'add.progress',
   'files.changed',
   'status.changed',
   'chat.changed',

@@ -1,0 +1,130 @@
+/**
+ * `brain serve` keeps answering while a big drop is added: adding awaits its reads, hashes and
+ * blob writes file by file (src/engine/add.ts), so other requests are served in between.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../src/engine/testing/until.ts';
+
+const FILES = 10_000;
+
+let child: ChildProcess;
+let root: string;
+let base: string;
+let token: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'brain-serve-add-'));
+  child = spawn('node', [resolve('bin/brain.mjs'), '--home', join(root, 'home'), 'serve', '--port', '0'], {
+    env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Org Brain is running at (\S+)/.exec(out);
+      if (m?.[1]) done(m[1]);
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const parsed = new URL(url);
+  base = parsed.origin;
+  token = parsed.hash.replace('#token=', '');
+}, 120_000);
+
+afterAll(() => {
+  child.kill('SIGTERM');
+  rmSync(root, { recursive: true, force: true });
+});
+
+type Answer<T> = { ok: boolean; data: T };
+
+function post(name: string, input?: unknown): Promise<Response> {
+  return fetch(`${base}/api/invoke/${name}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: input === undefined ? undefined : JSON.stringify(input),
+  });
+}
+
+async function invoke<T>(name: string, input?: unknown): Promise<Answer<T>> {
+  return (await (await post(name, input)).json()) as Answer<T>;
+}
+
+/** Reads the server-sent events into `into` until aborted. */
+function listen(into: string[], signal: AbortSignal): Promise<void> {
+  return fetch(`${base}/api/events?token=${token}`, { signal }).then(async (res) => {
+    const reader = res.body?.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) return;
+      into.push(decoder.decode(chunk.value));
+    }
+  });
+}
+
+function writeFolder(count: number): string {
+  const folder = join(root, 'drop');
+  mkdirSync(folder);
+  for (let i = 0; i < count; i++) {
+    writeFileSync(
+      join(folder, `note-${String(i).padStart(5, '0')}.md`),
+      `# Note ${i}\n\nNote number ${i}.\n`,
+    );
+  }
+  return folder;
+}
+
+type Counts = { counts: { files: number } };
+
+describe('brain serve during a drop of 10,000 files', () => {
+  it('answers status.get and app.info mid-drop, and adds every file', { timeout: 180_000 }, async () => {
+    const folder = writeFolder(FILES);
+    const events: string[] = [];
+    const controller = new AbortController();
+    const stream = listen(events, controller.signal);
+    // The server writes the add's answer once the add is done: until it arrives, the add is running.
+    let addDone = false;
+    const add = post('files.add', { paths: [folder] }).finally(() => {
+      addDone = true;
+    });
+    const info: string[] = [];
+    const filesSeen: number[] = [];
+    const progressEvents = () => events.join('').split('event: add.progress').length - 1;
+    // One round of questions per add.progress event (a few a second), until the add answers.
+    for (let asked = 0; !addDone; asked = progressEvents()) {
+      await until(() => addDone || progressEvents() > asked, Boolean, { label: 'an add.progress event' });
+      const [status, app] = await Promise.all([
+        invoke<Counts>('status.get'),
+        invoke<{ name: string }>('app.info'),
+      ]);
+      if (!addDone) {
+        filesSeen.push(status.data.counts.files);
+        info.push(app.data.name);
+      }
+    }
+    const result = (await (await add).json()) as Answer<{ added: unknown[]; refused: unknown[] }>;
+
+    expect(info).toContain('Org Brain');
+    // Answered in the middle of the drop, not before it began or after it ended.
+    expect(filesSeen.some((n) => n > 0 && n < FILES)).toBe(true);
+    expect(result.ok).toBe(true);
+    expect(result.data.added).toHaveLength(FILES);
+    expect(result.data.refused).toEqual([]);
+    expect((await invoke<Counts>('status.get')).data.counts.files).toBe(FILES);
+    // The drop said how far it got, and that it was done.
+    await until(
+      () => events.join(''),
+      (text) => text.includes(`"done":${FILES},"total":${FILES}`),
+      { label: 'the last add.progress event' },
+    );
+    expect(events.join('')).toContain('event: add.progress');
+    controller.abort();
+    await stream.catch(() => undefined);
+  });
+});
