@@ -132,7 +132,7 @@ describe('brain CLI', () => {
     expect(status.model.status).toBe('off');
     const bad = await brain('search', 'x', '--k', '101');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^error\[validation-failed\]: --k takes a whole number from 1 to 100/);
+    expect(bad.stderr).toMatch(/^error\[validation-failed\]: --k: k is at most 100/);
     const missing = await brain('read', 'f_nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error\[not-found\]/);

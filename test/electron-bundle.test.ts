@@ -1,9 +1,11 @@
 /**
  * The Electron bundles as built by `electron-vite build` (CI builds before testing): the engine
  * process entry runs with a stand-in for Electron's `process.parentPort`, opens a workspace,
- * indexes a PDF through the bundled extraction worker and answers over the message protocol.
+ * indexes a PDF through the bundled extraction worker and answers over the message protocol; and,
+ * as the app, owns the embedding model for agents: <home>/owner.json and a guarded /embed.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +25,18 @@ process.parentPort = {
 };
 import(workerData.entry);
 `;
+
+/** A GET with a chosen Host header (fetch will not let us set it); resolves the status. */
+function get(port: number, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
 
 describe.runIf(existsSync(ENTRY))('built engine process', () => {
   it('starts, indexes a PDF with the bundled worker and answers calls', async () => {
@@ -46,7 +60,7 @@ describe.runIf(existsSync(ENTRY))('built engine process', () => {
       await waitFor(
         (m) => m.event === 'index.progress' && (m.payload as { phase: string }).phase === 'indexed',
       );
-      worker.postMessage({ type: 'invoke', id: 3, name: 'search.query', input: { q: 'Lisbon lease' } });
+      worker.postMessage({ type: 'invoke', id: 3, name: 'search.query', input: { query: 'Lisbon lease' } });
       const found = (await waitFor((m) => m.id === 3)).result as {
         ok: boolean;
         data: { hits: { citation: { page: number } }[] };
@@ -60,6 +74,39 @@ describe.runIf(existsSync(ENTRY))('built engine process', () => {
       expect(sample.data.added.length).toBeGreaterThan(2);
       worker.postMessage({ type: 'shutdown' });
       await new Promise((r) => worker.once('exit', r));
+    } finally {
+      await worker.terminate();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('publishes owner.json and serves embeddings behind the guard until it shuts down', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'brain-bundle-owner-'));
+    const home = join(root, 'home');
+    const worker = new Worker(HARNESS, {
+      eval: true,
+      workerData: { entry: `file://${ENTRY}`, home, noModel: join(root, 'no-model') },
+    });
+    const messages: { type: string }[] = [];
+    worker.on('message', (m) => messages.push(m));
+    try {
+      await firstMatch(messages, (m) => m.type === 'ready', 'ready');
+      // A worker thread shares this process's pid, which is what a live owner is checked by.
+      const owner = JSON.parse(readFileSync(join(home, 'owner.json'), 'utf8')) as {
+        pid: number;
+        port: number;
+        token: string;
+      };
+      expect(owner.pid).toBe(process.pid);
+      const host = `127.0.0.1:${owner.port}`;
+      expect(await get(owner.port, '/embed', { host, authorization: `Bearer ${owner.token}` })).toBe(200);
+      expect(await get(owner.port, '/embed', { host, authorization: 'Bearer wrong' })).toBe(401);
+      expect(
+        await get(owner.port, '/embed', { host: 'evil.example', authorization: `Bearer ${owner.token}` }),
+      ).toBe(403);
+      worker.postMessage({ type: 'shutdown' });
+      await new Promise((r) => worker.once('exit', r));
+      expect(existsSync(join(home, 'owner.json'))).toBe(false);
     } finally {
       await worker.terminate();
       rmSync(root, { recursive: true, force: true });

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { run } from '../../engine/commands/index.ts';
+import { memberContext } from '../../engine/commands/types.ts';
 import { parseLineRange } from '../../engine/read.ts';
+import { ItemsRead } from '../../shared/api/ops/retrieval.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
@@ -12,7 +15,13 @@ export function registerRead(program: Command): void {
     .option('--json', 'print JSON')
     .action((id: string, opts: { lines?: string; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        const result = await engine.read(id, opts.lines ? parseLineRange(opts.lines) : undefined);
+        const lines = opts.lines ? parseLineRange(opts.lines) : undefined;
+        // The contract's items.read: the same rules as every other surface (src/shared/api/ops).
+        const result = await run(memberContext(engine, 'cli'), ItemsRead, {
+          id,
+          from_line: lines?.from,
+          to_line: lines?.to,
+        });
         if (opts.json) return printJson(result);
         print(
           `${result.label}  [${result.storageKind}, ${result.scope}]  lines ${result.lineStart}-${result.lineEnd}`,

@@ -1,23 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
+import { run } from '../../engine/commands/index.ts';
+import { memberContext } from '../../engine/commands/types.ts';
 import type { Engine } from '../../engine/engine.ts';
+import { inputOn } from '../../shared/api/operation.ts';
+import { SearchQuery } from '../../shared/api/ops/retrieval.ts';
 import { describeCitation } from '../../shared/citation.ts';
 import { SEARCH_K_MAX_CLI } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import { AppError, toTransferable } from '../../shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
-
-function parseK(value: string): number {
-  const k = Number(value);
-  if (!Number.isInteger(k) || k < 1 || k > SEARCH_K_MAX_CLI) {
-    throw new AppError(
-      'validation-failed',
-      `--k takes a whole number from 1 to ${SEARCH_K_MAX_CLI} (got ${value}).`,
-    );
-  }
-  return k;
-}
 
 async function runBatch(engine: Engine, file: string, k: number): Promise<void> {
   const lines = createInterface({
@@ -33,8 +26,13 @@ async function runBatch(engine: Engine, file: string, k: number): Promise<void> 
       printJson({ error: { code: 'validation-failed', message: `not JSON: ${line.slice(0, 80)}` } });
       continue;
     }
-    const result = await engine.search(String(q.text ?? ''), { k, maxK: SEARCH_K_MAX_CLI });
-    printJson({ id: q.id ?? null, ...result });
+    try {
+      const result = await run(memberContext(engine, 'cli'), SearchQuery, { query: String(q.text ?? ''), k });
+      printJson({ id: q.id ?? null, ...result });
+    } catch (err) {
+      const e = toTransferable(err);
+      printJson({ id: q.id ?? null, error: { code: e.code, message: e.message } });
+    }
   }
 }
 
@@ -48,11 +46,16 @@ export function registerSearch(program: Command): void {
     .option('--json', 'print JSON')
     .action((words: string[], opts: { k: string; batch?: string; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        const k = parseK(opts.k);
+        const k = Number(opts.k);
+        // A bad --k is a usage error before any query runs, batch or not.
+        const checked = inputOn(SearchQuery, 'cli').shape.k.safeParse(k);
+        if (!checked.success)
+          throw new AppError('validation-failed', `--k: ${checked.error.issues[0]?.message ?? 'invalid'}`);
         if (opts.batch) return runBatch(engine, opts.batch, k);
         const query = words.join(' ').trim();
         if (!query) throw new AppError('validation-failed', 'Give a query: brain search "<words>"');
-        const result = await engine.search(query, { k, maxK: SEARCH_K_MAX_CLI });
+        // The contract's search.query with the CLI's limits (k up to SEARCH_K_MAX_CLI).
+        const result = await run(memberContext(engine, 'cli'), SearchQuery, { query, k });
         if (opts.json) return printJson(result);
         if (!result.semantic) print('(semantic search is off: keyword results only)');
         if (result.hits.length === 0) print('Nothing found.');

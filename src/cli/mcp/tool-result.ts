@@ -3,7 +3,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, toTransferable } from '../../shared/errors.ts';
 import type { AgentContext } from './context.ts';
 
-export type ToolOutput = { text: string; summary?: Record<string, unknown> };
+/**
+ * `structured`: the operation's answer as its output schema says (docs/ARCHITECTURE.md), sent
+ * as `structuredContent` beside the text form (clients that read text keep working).
+ */
+export type ToolOutput = {
+  text: string;
+  summary?: Record<string, unknown>;
+  structured?: Record<string, unknown>;
+};
 
 export function jsonText(value: unknown): string {
   return JSON.stringify(value, null, 1);
@@ -23,7 +31,8 @@ export async function runTool(
   try {
     const out = await body();
     if (out.summary) ctx.results.set(requestId, out.summary);
-    return { content: [{ type: 'text', text: out.text }] };
+    const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
+    return out.structured ? { content, structuredContent: out.structured } : { content };
   } catch (err) {
     if (!(err instanceof AppError))
       process.stderr.write(`brain mcp: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -9,6 +9,7 @@ import {
   CONTRACT,
   type CommandName,
   isCommandName,
+  type OPERATIONS,
   type Outputs,
   type ParsedInputs,
 } from '../../shared/api/contract.ts';
@@ -16,7 +17,9 @@ import type { EventName, Events } from '../../shared/api/events.ts';
 import type { AddReport, StatusView } from '../../shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '../../shared/errors.ts';
 import { listActivity } from '../activity.ts';
-import { type AddResult, addBytes } from '../add.ts';
+import { type AddProgress, type AddResult, addBytes } from '../add.ts';
+import { operationNamed, runCommand } from '../commands/index.ts';
+import { memberContext } from '../commands/types.ts';
 import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
@@ -43,7 +46,12 @@ const SAMPLE_DIR =
     .map((dir) => join(dir, 'sample'))
     .find((dir) => existsSync(dir)) ?? 'resources/sample';
 
-type Handlers = { [N in CommandName]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
+/** The app's own commands; operations of the contract run through the engine's commands. */
+type AppCommand = Exclude<CommandName, (typeof OPERATIONS)[number]['name']>;
+/** How often a long drop says how far it got (`add.progress`): a few times a second is enough for a bar. */
+const ADD_PROGRESS_EVERY_MS = 250;
+
+type Handlers = { [N in AppCommand]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
 export class BrainHost {
   readonly engine: Engine;
@@ -118,6 +126,9 @@ export class BrainHost {
     try {
       if (!isCommandName(name))
         throw new AppError('not-found', `Unknown command ${String(name).slice(0, 80)}.`);
+      if (operationNamed(name)) {
+        return { ok: true, data: await runCommand(memberContext(this.engine, 'app'), name, input) };
+      }
       const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -126,7 +137,7 @@ export class BrainHost {
           `${name}: ${issue?.path.join('.') || 'input'} ${issue?.message ?? 'is invalid'}.`,
         );
       }
-      const handler = this.handlers[name] as (i: unknown) => unknown;
+      const handler = this.handlers[name as AppCommand] as (i: unknown) => unknown;
       return { ok: true, data: await handler(parsed.data) };
     } catch (err) {
       if (!(err instanceof AppError)) console.error(`[api] ${String(name)} failed:`, err);
@@ -140,7 +151,7 @@ export class BrainHost {
     assertCanWrite(this.engine.db, this.engine.user, scope);
     const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
     const path = file.path.replace(/^\/+/, '') || file.name;
-    addBytes(
+    await addBytes(
       {
         db: this.engine.db,
         blobs: this.engine.blobs,
@@ -160,6 +171,17 @@ export class BrainHost {
     );
     this.afterAdd(result);
     return result;
+  }
+
+  /** `add.progress` while a drop is added, at most every ADD_PROGRESS_EVERY_MS, and once when it is done. */
+  private addProgress(): (p: AddProgress) => void {
+    let last = 0;
+    return (p) => {
+      const now = Date.now();
+      if (p.done < p.total && now - last < ADD_PROGRESS_EVERY_MS) return;
+      last = now;
+      this.emit('add.progress', p);
+    };
   }
 
   private afterAdd(result: AddResult): void {
@@ -183,7 +205,7 @@ export class BrainHost {
       queue: s.queue,
       model: s.model,
       chatModel: this.work.chatModelStatus(),
-      sync: getSyncStatus(this.engine),
+      sync: s.sync, // what getSyncStatus(engine) gives; engine.status() has just read it
     };
   }
 
@@ -199,26 +221,13 @@ export class BrainHost {
       }),
       'status.get': () => this.status(),
       'files.list': (input) => listFiles(e, input),
-      'files.add': (input) => {
-        const result = e.add(input.paths, { scope: input.scope });
+      'files.add': async (input) => {
+        const result = await e.add(input.paths, { scope: input.scope, onProgress: this.addProgress() });
         this.afterAdd(result);
         return result;
       },
       'files.index': (input) => ({ queued: this.runner.request(input.ids) }),
       'items.dossier': (input) => dossier(e, input.id, input.at),
-      'items.read': async (input) => {
-        const lines = input.from ? { from: input.from, to: input.to ?? input.from } : undefined;
-        const r = await e.read(input.id, lines);
-        return {
-          id: r.id,
-          label: r.label,
-          text: r.text,
-          lineStart: r.lineStart,
-          lineEnd: r.lineEnd,
-          citation: r.citation,
-        };
-      },
-      'search.query': (input) => e.search(input.q, { k: input.k, maxK: 50 }),
       'chat.threads': () => listThreads(e.db, e.user),
       'chat.thread': (input) => getThread(e.db, e.user, input.id),
       'chat.send': async (input) => {
@@ -245,8 +254,8 @@ export class BrainHost {
       'watch.list': () => this.watcher.list(),
       'watch.add': (input) => this.watcher.add(input.path, input.scope),
       'watch.remove': async (input) => ({ removed: await this.watcher.remove(input.path) }),
-      'sample.load': () => {
-        const result = e.add([realpathSync(sampleDir)]);
+      'sample.load': async () => {
+        const result = await e.add([realpathSync(sampleDir)]);
         this.afterAdd(result);
         this.runner.request(result.added.map((a) => a.id));
         return result;

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import type { MembersResponse } from '../sync/protocol.ts';
-import type { SearchResult } from '../types.ts';
+import { entriesOf, type OutputsOf } from './operation.ts';
+import { NOTE_OPERATIONS } from './ops/notes.ts';
+import { RETRIEVAL_OPERATIONS } from './ops/retrieval.ts';
 import type {
   ActivityEntry,
   AddReport,
@@ -18,7 +20,6 @@ import type {
   EntitySummary,
   FileList,
   GraphView,
-  ReadView,
   Settings,
   StatusView,
   SyncConnectView,
@@ -57,7 +58,15 @@ export const FilesListInput = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
+/**
+ * Operations declared with their output schemas, for every surface (src/shared/api/operation.ts):
+ * the CLI and MCP tools are derived from these too. The entries below them are the app's own,
+ * moving into operations domain by domain.
+ */
+export const OPERATIONS = [...RETRIEVAL_OPERATIONS, ...NOTE_OPERATIONS] as const;
+
 export const CONTRACT = {
+  ...entriesOf(OPERATIONS),
   'app.info': { input: z.object({}).strict().optional(), mutates: false },
   'status.get': { input: z.object({}).strict().optional(), mutates: false },
   'files.list': { input: FilesListInput, mutates: false },
@@ -69,18 +78,6 @@ export const CONTRACT = {
   /** Queues indexing; progress arrives as `index.progress` events. No ids: every file not indexed. */
   'files.index': { input: z.object({ ids: z.array(id).max(100_000).optional() }).strict(), mutates: true },
   'items.dossier': { input: z.object({ id, at: span.optional() }).strict(), mutates: false },
-  'items.read': {
-    input: z
-      .object({ id, from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
-      .strict(),
-    mutates: false,
-  },
-  'search.query': {
-    input: z
-      .object({ q: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).optional() })
-      .strict(),
-    mutates: false,
-  },
   'chat.threads': { input: z.object({}).strict().optional(), mutates: false },
   'chat.thread': { input: z.object({ id }).strict(), mutates: false },
   'chat.send': {
@@ -193,15 +190,13 @@ export type CommandName = keyof typeof CONTRACT;
 export const COMMAND_NAMES = Object.keys(CONTRACT) as CommandName[];
 
 /** What each command returns. */
-export type Outputs = {
+export type Outputs = OutputsOf<typeof OPERATIONS> & {
   'app.info': AppInfo;
   'status.get': StatusView;
   'files.list': FileList;
   'files.add': AddReport;
   'files.index': { queued: number };
   'items.dossier': Dossier;
-  'items.read': ReadView;
-  'search.query': SearchResult;
   'chat.threads': ChatThreadSummary[];
   'chat.thread': ChatThread;
   'chat.send': ChatSendResult;

@@ -1,12 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { createFrame } from '../../../engine/framing.ts';
 import type { ReadResult } from '../../../engine/read.ts';
-import { AppError } from '../../../shared/errors.ts';
+import { ItemsRead } from '../../../shared/api/ops/retrieval.ts';
 import type { AgentContext } from '../context.ts';
-import { FRAMED_DATA_NOT_INSTRUCTIONS } from '../framed.ts';
 import { MCP_LIMITS } from '../limits.ts';
-import { runTool } from '../tool-result.ts';
+import { registerOperationTool } from '../operation-tool.ts';
 
 /**
  * Numbered lines, cut at MCP_LIMITS.readChars with a pointer to the next range. The first lines are
@@ -40,37 +38,8 @@ export function formatRead(result: ReadResult): string {
 }
 
 export function registerBrainRead(server: McpServer, ctx: AgentContext): void {
-  server.registerTool(
-    'brain_read',
-    {
-      title: 'Read an item or a cited range',
-      description:
-        'Read a whole item (file, section, note, entity) or just a line range of it, such as the lineStart-lineEnd of ' +
-        'a search citation, so you never load a whole document to check one passage. Lines are numbered as in the ' +
-        `file. Long answers are cut at ${MCP_LIMITS.readChars} characters with the range to read next. ` +
-        FRAMED_DATA_NOT_INSTRUCTIONS,
-      inputSchema: {
-        id: z.string().trim().min(1).max(MCP_LIMITS.idChars),
-        from_line: z.number().int().min(1).optional(),
-        to_line: z.number().int().min(1).optional(),
-      },
-      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    (args, extra) =>
-      runTool(ctx, extra.requestId, async () => {
-        if (args.to_line !== undefined && args.from_line === undefined) {
-          throw new AppError('validation-failed', 'to_line needs from_line too.');
-        }
-        const from = args.from_line;
-        const to = args.to_line ?? Number.MAX_SAFE_INTEGER;
-        if (from !== undefined && to < from) {
-          throw new AppError('validation-failed', `to_line (${to}) must not be before from_line (${from}).`);
-        }
-        const result = await ctx.engine.read(args.id, from === undefined ? undefined : { from, to });
-        return {
-          text: formatRead(result),
-          summary: { id: result.id, lines: [result.lineStart, result.lineEnd] },
-        };
-      }),
-  );
+  registerOperationTool(server, ctx, ItemsRead, {
+    text: (out) => formatRead(out),
+    summary: (out) => ({ id: out.id, lines: [out.lineStart, out.lineEnd] }),
+  });
 }

@@ -58,7 +58,7 @@ export function CommandPalette({ open, onOpenChange, commands, onOpenItem }: Com
       .catch(() => live && setFiles([]));
     const hitsCall =
       q.length >= 3
-        ? call('search.query', { q, k: 6 })
+        ? call('search.query', { query: q, k: 6 })
             .then((r) => live && setHits(r.hits))
             .catch(() => live && setHits([]))
         : Promise.resolve(live && setHits([]));

@@ -1,0 +1,46 @@
+/** Search, read and the read injection, as every surface runs them (src/shared/api/ops/retrieval.ts). */
+
+import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
+import type { ContextGet, ItemsRead, SearchQuery } from '../../shared/api/ops/retrieval.ts';
+import { SEARCH_K_DEFAULT } from '../../shared/constants.ts';
+import { inject } from '../injection.ts';
+import type { CommandContext } from './types.ts';
+
+export async function searchQuery(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof SearchQuery>,
+): Promise<OutputOf<typeof SearchQuery>> {
+  // The surface's schema already capped k; maxK repeats it for the engine's own guard.
+  const k = input.k ?? SEARCH_K_DEFAULT;
+  return ctx.engine.search(input.query, { k, maxK: k });
+}
+
+export async function itemsRead(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof ItemsRead>,
+): Promise<OutputOf<typeof ItemsRead>> {
+  const from = input.from_line;
+  const range = from === undefined ? undefined : { from, to: input.to_line ?? Number.MAX_SAFE_INTEGER };
+  return ctx.engine.read(input.id, range);
+}
+
+export async function contextGet(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof ContextGet>,
+): Promise<OutputOf<typeof ContextGet>> {
+  const out = await inject(ctx.engine, {
+    message: input.message,
+    anchors: input.anchors,
+    surface: ctx.surface === 'app' ? 'chat' : ctx.surface,
+  });
+  return {
+    reason: out.reason,
+    semantic: out.semantic,
+    floor: out.floor,
+    tokens: out.tokens,
+    boundary: out.boundary,
+    anchors: out.anchors,
+    items: out.items.map(({ body: _body, ...item }) => item),
+    context: out.text,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Zod schemas of what operations answer (src/shared/api/operation.ts): every surface's output is
+ * checked against them, the MCP tools publish them as `outputSchema`, and the types in
+ * src/shared/types.ts must stay assignable to them (the `satisfies` checks below).
+ */
+import { z } from 'zod';
+import type { Citation, Locator, SearchHit, SearchResult } from '../types.ts';
+
+export const StorageKindSchema = z.enum(['file', 'section', 'note', 'entity']);
+
+export const LocatorSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('text'),
+    byteStart: z.number(),
+    byteEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+  }),
+  z.object({
+    type: z.literal('pdf'),
+    page: z.number(),
+    charStart: z.number(),
+    charEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+  }),
+  z.object({ type: z.literal('xlsx'), sheet: z.string(), rowStart: z.number(), rowEnd: z.number() }),
+  z.object({
+    type: z.literal('docx'),
+    charStart: z.number(),
+    charEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+  }),
+]);
+
+export const CitationSchema = z.object({
+  itemId: z.string(),
+  fileId: z.string(),
+  fileLabel: z.string(),
+  blob: z.string(),
+  locator: LocatorSchema.nullable(),
+  lineStart: z.number().optional(),
+  lineEnd: z.number().optional(),
+  page: z.number().optional(),
+});
+
+export const SearchHitSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  storageKind: StorageKindSchema,
+  kind: z.string(),
+  score: z.number(),
+  body: z.string(),
+  scope: z.string(),
+  citation: CitationSchema.nullable(),
+});
+
+export const SearchResultSchema = z.object({ semantic: z.boolean(), hits: z.array(SearchHitSchema) });
+
+/** What a read returns: exactly the cited range (or the whole item), with its line numbers. */
+export const ReadResultSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  storageKind: StorageKindSchema,
+  kind: z.string(),
+  scope: z.string(),
+  text: z.string(),
+  /** 1-based line of the first line of `text` in the whole document. */
+  firstLine: z.number(),
+  lineStart: z.number(),
+  lineEnd: z.number(),
+  citation: CitationSchema.nullable(),
+});
+
+/** The read injection for a turn: at most 8 cited items in about 1200–1500 tokens, or nothing, and why. */
+export const ContextResultSchema = z.object({
+  reason: z.string(),
+  semantic: z.boolean(),
+  floor: z.number(),
+  tokens: z.number(),
+  /** The boundary fencing each memory in `context` (docs/SECURITY.md [F1]). */
+  boundary: z.string(),
+  anchors: z.array(
+    z.object({ id: z.string(), status: z.enum(['included', 'not-found', 'over-limit', 'duplicate']) }),
+  ),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      kind: z.string(),
+      storageKind: StorageKindSchema,
+      scope: z.string(),
+      score: z.number().nullable(),
+      isAnchor: z.boolean(),
+      citation: CitationSchema.nullable(),
+    }),
+  ),
+  context: z.string(),
+});
+
+/** The hand-written types the rest of the code uses stay exactly what the schemas check. */
+type Assignable<A extends B, B> = A;
+export type SchemaChecks = [
+  Assignable<Locator, z.infer<typeof LocatorSchema>>,
+  Assignable<Citation, z.infer<typeof CitationSchema>>,
+  Assignable<SearchHit, z.infer<typeof SearchHitSchema>>,
+  Assignable<SearchResult, z.infer<typeof SearchResultSchema>>,
+];

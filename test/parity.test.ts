@@ -1,0 +1,223 @@
+/**
+ * [P1] One contract, four adapters: a table of operations with the same inputs, run through the
+ * IPC handler map (the BrainHost the engine process serves), HTTP (a real `brain serve`), the CLI
+ * (a real `brain` process, --json) and MCP (the server over the SDK's in-memory transport), gives
+ * the same answer, or the same error code, on each (docs/ARCHITECTURE.md).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentServer } from '../src/cli/mcp/server.ts';
+import { BrainHost } from '../src/engine/api/host.ts';
+import { Engine } from '../src/engine/engine.ts';
+import { OPERATIONS } from '../src/shared/api/contract.ts';
+
+const run = promisify(execFile);
+const BRAIN = resolve('bin/brain.mjs');
+
+type Answer = { ok: true; data: unknown } | { ok: false; code: string };
+type Case = {
+  name: string;
+  op: string;
+  input: Record<string, unknown>;
+  cli: string[];
+  /** Fields a write makes anew on each surface (ids of new notes), left out of the comparison. */
+  fresh?: string[];
+};
+
+let root: string;
+let home: string;
+let env: NodeJS.ProcessEnv;
+let engine: Engine;
+let host: BrainHost;
+let mcp: Client;
+let serve: ChildProcess;
+let base: string;
+let token: string;
+let sectionId = '';
+
+/**
+ * What differs between two calls and says nothing about the answer: random per-answer tokens (the
+ * framing boundary), and the last digits of scores (freshness ages by the millisecond).
+ */
+function normal(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  const boundary = (value as { boundary?: string } | null)?.boundary;
+  return JSON.parse(boundary ? text.split(boundary).join('BOUNDARY') : text, (key, v) =>
+    key === 'score' && typeof v === 'number' ? Number(v.toPrecision(6)) : v,
+  );
+}
+
+function without(answer: Answer, fields: readonly string[] = []): Answer {
+  if (!answer.ok || typeof answer.data !== 'object' || answer.data === null) return answer;
+  const data = { ...(answer.data as Record<string, unknown>) };
+  for (const f of fields) delete data[f];
+  return { ok: true, data };
+}
+
+function codeOf(text: string): string {
+  // The MCP SDK refuses a call outside the tool's input schema itself, as MCP says (InvalidParams).
+  if (/MCP error -32602|Input validation error/.test(text)) return 'validation-failed';
+  return /^error\[([a-z-]+)\]/.exec(text)?.[1] ?? `unparsed: ${text.slice(0, 80)}`;
+}
+
+const adapters: Record<string, (c: Case) => Promise<Answer>> = {
+  async ipc(c) {
+    const r = await host.invoke(c.op, c.input);
+    return r.ok ? { ok: true, data: normal(r.data) } : { ok: false, code: r.error.code };
+  },
+  async http(c) {
+    const res = await fetch(`${base}/api/invoke/${c.op}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(c.input),
+    });
+    const body = (await res.json()) as { ok: boolean; data?: unknown; error?: { code: string } };
+    return body.ok ? { ok: true, data: normal(body.data) } : { ok: false, code: body.error?.code ?? '?' };
+  },
+  async cli(c) {
+    try {
+      const { stdout } = await run('node', [BRAIN, '--home', home, ...c.cli, '--json'], { env });
+      return { ok: true, data: normal(JSON.parse(stdout)) };
+    } catch (err) {
+      return { ok: false, code: codeOf(String((err as { stderr?: string }).stderr ?? '')) };
+    }
+  },
+  async mcp(c) {
+    const op = OPERATIONS.find((o) => o.name === c.op);
+    const r = await mcp.callTool({ name: op?.tool?.name ?? c.op, arguments: c.input });
+    const text = (r.content as { type: string; text: string }[])[0]?.text ?? '';
+    return r.isError ? { ok: false, code: codeOf(text) } : { ok: true, data: normal(r.structuredContent) };
+  },
+};
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'brain-parity-'));
+  home = join(root, 'home');
+  env = { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' };
+  const file = join(root, 'lease.md');
+  writeFileSync(
+    file,
+    '# Office lease\n\nThe Lisbon office lease ends in March 2027; Dana owns the renewal.\n',
+  );
+  engine = Engine.open({ home, modelDir: join(root, 'no-model'), user: undefined });
+  await engine.add([file]);
+  await engine.index();
+  sectionId = (
+    engine.db.prepare("SELECT id FROM items WHERE storage_kind = 'section' LIMIT 1").get() as { id: string }
+  ).id;
+  host = await BrainHost.start(engine, { version: 'test' });
+  const { server } = createAgentServer(engine, { agent: 'parity' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  mcp = new Client({ name: 'parity', version: '1' });
+  await mcp.connect(b);
+  serve = spawn('node', [BRAIN, '--home', home, 'serve', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let out = '';
+    serve.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Org Brain is running at (\S+)/.exec(out);
+      if (m?.[1]) done(m[1]);
+    });
+    serve.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  base = new URL(url).origin;
+  token = new URL(url).hash.replace('#token=', '');
+}, 180_000);
+
+afterAll(async () => {
+  serve?.kill('SIGTERM');
+  await mcp?.close();
+  await host?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function cases(): Case[] {
+  return [
+    {
+      name: 'a search',
+      op: 'search.query',
+      input: { query: 'Lisbon lease', k: 3 },
+      cli: ['search', 'Lisbon lease', '--k', '3'],
+    },
+    {
+      name: 'a search with k 0',
+      op: 'search.query',
+      input: { query: 'lease', k: 0 },
+      cli: ['search', 'lease', '--k', '0'],
+    },
+    {
+      name: 'a cited range',
+      op: 'items.read',
+      input: { id: sectionId, from_line: 3, to_line: 3 },
+      cli: ['read', sectionId, '--lines', '3-3'],
+    },
+    {
+      name: 'a missing item',
+      op: 'items.read',
+      input: { id: 's_00000000000000000000' },
+      cli: ['read', 's_00000000000000000000'],
+    },
+    {
+      name: 'the context of a turn',
+      op: 'context.get',
+      input: { message: 'When does the Lisbon lease end?' },
+      cli: ['context', 'When does the Lisbon lease end?'],
+    },
+    { name: 'small talk', op: 'context.get', input: { message: 'thanks!' }, cli: ['context', 'thanks!'] },
+    {
+      name: 'a new note',
+      op: 'notes.add',
+      input: { kind: 'decision', label: 'Renewal owner', body: 'Dana renews the Lisbon lease.' },
+      cli: ['note', 'add', '--kind', 'decision', '--label', 'Renewal owner', 'Dana renews the Lisbon lease.'],
+      fresh: ['id', 'source_key'],
+    },
+    {
+      name: 'a note in a scope not ours',
+      op: 'notes.add',
+      input: { kind: 'fact', label: 'x', body: 'y', scope: 'user:someone-else' },
+      cli: ['note', 'add', '--label', 'x', '--kind', 'fact', '--scope', 'user:someone-else', 'y'],
+    },
+    {
+      name: 'a note with an empty body',
+      op: 'notes.add',
+      input: { kind: 'fact', label: 'x', body: '   ' },
+      cli: ['note', 'add', '--label', 'x', '--kind', 'fact', '   '],
+    },
+  ];
+}
+
+describe('[P1] every surface answers an operation alike', { timeout: 120_000 }, () => {
+  it('the same result or the same error code through IPC, HTTP, the CLI and MCP', async () => {
+    for (const c of cases()) {
+      const answers: Record<string, Answer> = {};
+      for (const [surface, adapter] of Object.entries(adapters))
+        answers[surface] = without(await adapter(c), c.fresh);
+      const first = answers.ipc;
+      for (const [surface, answer] of Object.entries(answers)) {
+        expect(answer, `${c.name} through ${surface}`).toEqual(first);
+      }
+    }
+  });
+
+  it('each surface keeps its own limits, declared in the contract: agents get at most 8 hits', async () => {
+    const c: Case = {
+      name: 'k 20',
+      op: 'search.query',
+      input: { query: 'lease', k: 20 },
+      cli: ['search', 'lease', '--k', '20'],
+    };
+    expect(await adapters.mcp?.(c)).toEqual({ ok: false, code: 'validation-failed' });
+    expect((await adapters.cli?.(c))?.ok).toBe(true);
+    expect((await adapters.ipc?.(c))?.ok).toBe(true);
+  });
+});
