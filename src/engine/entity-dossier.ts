@@ -1,5 +1,5 @@
 /**
- * An entity's page (DESIGN.md section 12): its names, the facts and notes about it with their
+ * An entity's page ([E1] in docs/PRODUCT.md): its names, the facts and notes about it with their
  * citations, every mention with a snippet and the range it cites, related entities, where each
  * piece came from, and what is retired or superseded kept apart with its replacement.
  *

@@ -1,7 +1,7 @@
 /**
  * The graph writes and reads agents use: mentions of entities, custom links, neighborhoods.
  *
- * - Entities are kept per scope ("faces", DESIGN.md section 9): a mention in an item creates or
+ * - Entities are kept per scope ("faces", [E1] in docs/PRODUCT.md): a mention in an item creates or
  *   finds the entity of that name and kind in the item's (narrowest) scope, so consolidation never
  *   shows anyone a source they cannot see. Found by canonical (kind + normalised name).
  * - Nothing ever merges: SAME_AS is a soft edge like any other.

@@ -1,5 +1,5 @@
 /**
- * INDEX (DESIGN.md section 4): extract and chunk from the blob, embed what changed, then ONE
+ * INDEX ([A3] in docs/PRODUCT.md): extract and chunk from the blob, embed what changed, then ONE
  * transaction upserts the file and its sections by source key, links HAS_SECTION idempotently,
  * retires sections that no longer exist and marks the file indexed. Unchanged bytes change nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Read injection (DESIGN.md section 6): what the brain adds to a chat turn or an agent turn. One
+ * Read injection ([I1] in docs/PRODUCT.md): what the brain adds to a chat turn or an agent turn. One
  * function, used by the chat and by the MCP tool `brain_context`.
  *
  *  1. Search once with the latest message (cut to QUERY_MAX_CHARS), k = 8, in the user's scopes.

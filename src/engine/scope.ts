@@ -1,5 +1,5 @@
 /**
- * Scopes (DESIGN.md section 9): `org`, `team:<id>`, `user:<id>`. Checked in code on every read,
+ * Scopes ([V1], [V2] in docs/PRODUCT.md): `org`, `team:<id>`, `user:<id>`. Checked in code on every read,
  * before ranking. Missing scope means org. Anything unparseable fails closed.
  */
 import { AppError } from '../shared/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Scopes on the server (DESIGN.md section 9): a user sees `org`, `user:<self>` and `team:<T>`
+ * Scopes on the server ([V1], [V2] in docs/PRODUCT.md): a user sees `org`, `user:<self>` and `team:<T>`
  * for each team they belong to, and may write where they can see. The narrowest scope of several
  * is the one specific scope among them; two different specific scopes cannot be compared and
  * fail closed (null).

@@ -1,4 +1,4 @@
-/** Numbers from DESIGN.md; every surface reads them from here. */
+/** The product's numbers (docs/PRODUCT.md); every surface reads them from here. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 export const SECTION_MAX_CHARS = 1000;
 export const SECTION_OVERLAP_CHARS = 100;

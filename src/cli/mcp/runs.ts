@@ -1,6 +1,6 @@
 /**
  * `brain_run_end`: an agent hands in the end of its run. Stored in `runs` for the write-back pass,
- * which takes runs in `pending` (succeeded or blocked: DESIGN.md section 8); failed and cancelled
+ * which takes runs in `pending` (succeeded or blocked: [W1] in docs/PRODUCT.md); failed and cancelled
  * runs are kept as `skipped`. Ending the same run again replaces what it handed in as long as
  * write-back has not started on it (or was given back, [J3] in docs/WORKSPACE.md); after that it
  * is a conflict.

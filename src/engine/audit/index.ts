@@ -1,5 +1,5 @@
 /**
- * The audit pass after a file is indexed (DESIGN.md section 8). With a chat model configured, the
+ * The audit pass after a file is indexed ([W4] in docs/PRODUCT.md). With a chat model configured, the
  * model audit (a planning turn and a 30-step budget) runs after the deterministic pass; without
  * one, the deterministic pass alone links mentions of entities the workspace already knows. Each
  * file's last audit is recorded in `audit_passes` and logged; a failure is logged and changes

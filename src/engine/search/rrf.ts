@@ -1,4 +1,4 @@
-/** Reciprocal rank fusion and freshness (DESIGN.md section 5). Pure arithmetic, no score scaling. */
+/** Reciprocal rank fusion and freshness ([Q1] in docs/PRODUCT.md). Pure arithmetic, no score scaling. */
 import { FRESHNESS_FLOOR, FRESHNESS_HALF_LIFE_DAYS, RRF_K } from '../../shared/constants.ts';
 
 /** Each list votes 1 / (60 + rank) for each of its entries (rank 1-based); votes add up. */

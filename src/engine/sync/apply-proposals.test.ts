@@ -123,7 +123,7 @@ const state = (r: TestReplica, id: string) =>
     )
     .get(id);
 
-describe('[C12] proposals in the outbox', () => {
+describe('[C12] [S23] proposals in the outbox', () => {
   it('records a review proposal and its decision while connected; skipped and written ones stay local', () => {
     const r = replica('alice', { admin: true });
     const id = endRunWithProposals(r);
@@ -185,7 +185,7 @@ describe('[C12] proposals in the outbox', () => {
   });
 });
 
-describe('[C13] applying pulled proposals', () => {
+describe('[C13] [S23] applying pulled proposals', () => {
   it('a pulled proposal is pending with its run: the inbox card shows the run and an excerpt', () => {
     const proposal = aliceProposal();
     const boss = replica('boss', { admin: true });

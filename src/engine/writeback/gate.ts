@@ -1,5 +1,5 @@
 /**
- * The gate (DESIGN.md section 8), a pure function of a proposal and who the run belongs to:
+ * The gate ([W2] in docs/PRODUCT.md), a pure function of a proposal and who the run belongs to:
  *
  *   empty or nonsense                      → skip
  *   user scope with no user attached       → skip (never widened to org)

@@ -1,7 +1,7 @@
 /**
  * The review inbox: proposals the gate sent to review, decided by a person.
  *
- * Who decides (DESIGN.md section 8): a proposal in a user scope only by that user; team and org
+ * Who decides ([W3] in docs/PRODUCT.md): a proposal in a user scope only by that user; team and org
  * proposals by workspace admins. Who is an admin: once the replica is connected to a workspace
  * server (src/engine/sync), the member the server says is an admin; before that, a local
  * workspace has one person, the local user, who is its admin. Decisions are scope-checked reads

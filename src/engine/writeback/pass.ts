@@ -1,5 +1,5 @@
 /**
- * One write-back pass per run (DESIGN.md section 8), fire and forget.
+ * One write-back pass per run ([W1] in docs/PRODUCT.md), fire and forget.
  *
  * - Claimed once (claim.ts): a pass left `running` by a process that was killed is taken over once
  *   its short lease runs out, and a pass whose process stopped early was given back and is pending

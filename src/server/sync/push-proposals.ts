@@ -34,7 +34,7 @@ export function checkProposalCreate(b: Batch, op: Extract<Op, { kind: 'proposal.
   return null;
 }
 
-/** Who may decide a proposal of `scope` (DESIGN.md section 8), or why not. */
+/** Who may decide a proposal of `scope` ([W3] in docs/PRODUCT.md), or why not. */
 function deciderRefusal(actor: Actor, scope: string): string | null {
   if (scope.startsWith('user:')) {
     const owner = scope.slice('user:'.length);

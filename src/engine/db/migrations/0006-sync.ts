@@ -1,5 +1,5 @@
 /**
- * Sync with a workspace server (DESIGN.md section 10). Local changes to items and edges are
+ * Sync with a workspace server ([T1] in docs/PRODUCT.md). Local changes to items and edges are
  * recorded by triggers in the same transaction as the change (only while connected, and never
  * while pulled changes are applied: `sync_applying` holds a row only inside that transaction).
  * A push round freezes each changed row into an operation with a clock (sync_outbox) and sends

@@ -1,5 +1,5 @@
 /**
- * Write-back, the gate, the review inbox and the audit pass (DESIGN.md section 8).
+ * Write-back, the gate, the review inbox and the audit pass ([W1]–[W4] in docs/PRODUCT.md).
  * - writeback_passes: at most one pass per run (the run id is the key, so a second claim fails in
  *   any process), with its lease, outcome and error.
  * - proposals: every proposal a pass made, with the gate's decision and reason; `review` rows are
