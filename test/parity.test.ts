@@ -16,19 +16,14 @@ import { createAgentServer } from '../src/cli/mcp/server.ts';
 import { BrainHost } from '../src/engine/api/host.ts';
 import { Engine } from '../src/engine/engine.ts';
 import { OPERATIONS } from '../src/shared/api/contract.ts';
+import type { Case, ParityWorld } from './parity/case.ts';
+import { noteCases } from './parity/notes.cases.ts';
+import { retrievalCases } from './parity/retrieval.cases.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
 
 type Answer = { ok: true; data: unknown } | { ok: false; code: string };
-type Case = {
-  name: string;
-  op: string;
-  input: Record<string, unknown>;
-  cli: string[];
-  /** Fields a write makes anew on each surface (ids of new notes), left out of the comparison. */
-  fresh?: string[];
-};
 
 let root: string;
 let home: string;
@@ -141,64 +136,15 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function cases(): Case[] {
-  return [
-    {
-      name: 'a search',
-      op: 'search.query',
-      input: { query: 'Lisbon lease', k: 3 },
-      cli: ['search', 'Lisbon lease', '--k', '3'],
-    },
-    {
-      name: 'a search with k 0',
-      op: 'search.query',
-      input: { query: 'lease', k: 0 },
-      cli: ['search', 'lease', '--k', '0'],
-    },
-    {
-      name: 'a cited range',
-      op: 'items.read',
-      input: { id: sectionId, from_line: 3, to_line: 3 },
-      cli: ['read', sectionId, '--lines', '3-3'],
-    },
-    {
-      name: 'a missing item',
-      op: 'items.read',
-      input: { id: 's_00000000000000000000' },
-      cli: ['read', 's_00000000000000000000'],
-    },
-    {
-      name: 'the context of a turn',
-      op: 'context.get',
-      input: { message: 'When does the Lisbon lease end?' },
-      cli: ['context', 'When does the Lisbon lease end?'],
-    },
-    { name: 'small talk', op: 'context.get', input: { message: 'thanks!' }, cli: ['context', 'thanks!'] },
-    {
-      name: 'a new note',
-      op: 'notes.add',
-      input: { kind: 'decision', label: 'Renewal owner', body: 'Dana renews the Lisbon lease.' },
-      cli: ['note', 'add', '--kind', 'decision', '--label', 'Renewal owner', 'Dana renews the Lisbon lease.'],
-      fresh: ['id', 'source_key'],
-    },
-    {
-      name: 'a note in a scope not ours',
-      op: 'notes.add',
-      input: { kind: 'fact', label: 'x', body: 'y', scope: 'user:someone-else' },
-      cli: ['note', 'add', '--label', 'x', '--kind', 'fact', '--scope', 'user:someone-else', 'y'],
-    },
-    {
-      name: 'a note with an empty body',
-      op: 'notes.add',
-      input: { kind: 'fact', label: 'x', body: '   ' },
-      cli: ['note', 'add', '--label', 'x', '--kind', 'fact', '   '],
-    },
-  ];
+/** Every domain's table (test/parity/*.cases.ts), built on the workspace made above. */
+async function cases(): Promise<Case[]> {
+  const world: ParityWorld = { home, engine, sectionId };
+  return [...retrievalCases(world), ...noteCases(world)];
 }
 
 describe('[P1] every surface answers an operation alike', { timeout: 120_000 }, () => {
   it('the same result or the same error code through IPC, HTTP, the CLI and MCP', async () => {
-    for (const c of cases()) {
+    for (const c of await cases()) {
       const answers: Record<string, Answer> = {};
       for (const [surface, adapter] of Object.entries(adapters))
         answers[surface] = without(await adapter(c), c.fresh);
