@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRunEnd } from '../src/cli/mcp/runs.ts';
 import { Engine } from '../src/engine/engine.ts';
 import { roleOf, type ScriptedModel, startScriptedModel } from '../src/engine/testing/scripted-model.ts';
+import { recordRunEnd } from '../src/engine/writeback/run-end.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
@@ -101,7 +101,13 @@ describe('brain ask, config, runs and inbox', () => {
   it('runs the write-back of ended runs, lists them, and decides the inbox', async () => {
     await brain('config', 'set', 'model.baseUrl', model.url);
     await brain('config', 'set', 'model.name', 'scripted');
-    const engine = Engine.open({ home, user: 'tester', modelDir: join(root, 'no-model') });
+    // The same local member as the `brain` processes (BRAIN_USER): acting as another is for the
+    // local admin only ([R3] in docs/RETRIEVAL.md).
+    const before = process.env.BRAIN_USER;
+    process.env.BRAIN_USER = 'tester';
+    const engine = Engine.open({ home, modelDir: join(root, 'no-model') });
+    if (before === undefined) delete process.env.BRAIN_USER;
+    else process.env.BRAIN_USER = before;
     recordRunEnd(engine.db, {
       run: 'run-cli',
       workspaceId: engine.workspaceId,
@@ -112,7 +118,10 @@ describe('brain ask, config, runs and inbox', () => {
       startedAt: null,
     });
     await engine.close();
-    const runs = await json<{ id: string; pass: { reviewed: number } | null }[]>('runs', '--process');
+    const { runs } = await json<{ runs: { id: string; pass: { reviewed: number } | null }[] }>(
+      'runs',
+      '--process',
+    );
     expect(runs).toEqual([
       expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 2 }) }),
     ]);
