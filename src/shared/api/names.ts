@@ -11,6 +11,8 @@ export const API_COMMANDS = [
   'items.dossier',
   'items.read',
   'search.query',
+  'context.get',
+  'notes.add',
   'chat.threads',
   'chat.thread',
   'chat.send',
