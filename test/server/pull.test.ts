@@ -203,6 +203,38 @@ forEachBackend('pull', (backend) => {
     expect((await bob.pull(next.body.cursor, undefined, null)).body.evict).toEqual([]);
   });
 
+  it('[S34] [S19] a refused op is answered by the winning op on the next pull, again when that page was lost', async () => {
+    const e = env();
+    const bob = await e.admin.join('bob');
+    await e.admin.push([buildItemOp(A, 'org', { hlc: hlc(1), item: { body: 'the admin wrote this' } })]);
+    const p1 = await bob.pullAll();
+    expect(ids(p1.ops)).toEqual([A]);
+    const refused = await bob.push([buildItemOp(A, 'team:eng', { hlc: hlc(2) })]);
+    expect(refused.refused).toHaveLength(1);
+    const lost = await bob.pull(p1.cursor, undefined, p1.page);
+    expect(
+      lost.body.ops.map((o) => [o.seq, o.op.kind === 'item.upsert' ? o.op.item.body : o.op.kind]),
+    ).toEqual([[p1.ops[0]?.seq, 'the admin wrote this']]);
+    const again = await bob.pull(p1.cursor, undefined, p1.page);
+    expect(ids(again.body.ops)).toEqual([A]);
+    const done = await bob.pull(again.body.cursor, undefined, again.body.page);
+    expect(done.body).toMatchObject({ ops: [], evict: [] });
+  });
+
+  it('[S11] a device holds what it pushed and won: leaving the team evicts it without a pull in between', async () => {
+    const e = env();
+    const bob = await e.admin.join('bob', ['eng']);
+    const start = await bob.pullAll();
+    const mine = itemId('c', 'n', 'bob');
+    expect(
+      (await bob.push([buildItemOp(mine, 'team:eng', { item: { origin_actor: 'bob' } })])).accepted,
+    ).toHaveLength(1);
+    await e.admin.removeFromTeam('eng', 'bob');
+    const page = await bob.pull(start.cursor);
+    expect(page.body.evict).toEqual([mine]);
+    expect(page.body.ops).toEqual([]);
+  });
+
   it('[S10] duplicated and reordered deliveries converge (last writer wins on every replica)', async () => {
     const e = env();
     const bob = await e.admin.join('bob');

@@ -47,8 +47,13 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
     const before = await dump(db);
     expect(before.ops).toHaveLength(PUSHED.length);
 
-    expect(await migrate(db, '2026-12-01T09:00:00.000Z')).toEqual(['0004-authority']);
-    expect(await dump(db)).toEqual(before);
+    expect(await migrate(db, '2026-12-01T09:00:00.000Z')).toEqual(['0004-authority', '0005-holdings-stale']);
+    // Every row kept as it was; the columns later migrations add hold their defaults.
+    const upgraded = await dump(db);
+    expect(upgraded).toMatchObject(before);
+    expect(new Set(upgraded.device_holdings?.map((h) => (h as { stale: boolean }).stale))).toEqual(
+      new Set([false]),
+    );
     const items = await db.query(
       'SELECT id, storage_kind, file_id, namespace, created_by, origin_actor FROM items ORDER BY id',
     );

@@ -30,6 +30,7 @@ import { ReplicaClock } from './clock.ts';
 import {
   type ChangeKind,
   clearRefusals,
+  forgetVersion,
   freezeChanges,
   nextBatch,
   pendingCount,
@@ -144,6 +145,9 @@ export async function pushAll(
           continue;
         }
         recordRefusal(deps.db, r.id, entry.kind, entry.ref, r.reason);
+        // [S34] The refused version is this replica's alone: it no longer outranks the server's,
+        // which the next pull sends again (or evicts, when the user may not see it now).
+        if (entry.kind === 'item' || entry.kind === 'edge') forgetVersion(deps.db, entry.kind, entry.ref);
       }
       removeFromOutbox(
         deps.db,

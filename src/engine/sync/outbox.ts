@@ -195,6 +195,11 @@ export function getVersion(db: Db, kind: string, ref: string): { hlc: string; op
   return row ? { hlc: row.hlc, opId: row.op_id } : undefined;
 }
 
+/** This replica holds no version of the row: the next op pulled for it applies, whatever its clock. */
+export function forgetVersion(db: Db, kind: string, ref: string): void {
+  stmt(db, 'DELETE FROM sync_versions WHERE kind = ? AND ref = ?').run(kind, ref);
+}
+
 export function recordRefusal(db: Db, opId: string | null, kind: string, ref: string, reason: string): void {
   stmt(db, 'INSERT INTO sync_refused (op_id, kind, ref, reason, at) VALUES (?, ?, ?, ?, ?)').run(
     opId,

@@ -50,19 +50,19 @@ const EVICT_SQL = `
 const BACKFILL_SQL = `
   SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM items i JOIN ops o ON o.seq = i.seq
   WHERE i.scope = ANY($2::text[]) AND i.seq <= $3
-    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = i.id)
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = i.id AND NOT h.stale)
   UNION ALL
   SELECT o.seq, o.actor, o.body, o.kind, o.entity_id FROM edges e JOIN ops o ON o.seq = e.seq
     JOIN items a ON a.id = e.from_id JOIN items b ON b.id = e.to_id
   WHERE e.scope = ANY($2::text[]) AND a.scope = ANY($2::text[]) AND b.scope = ANY($2::text[]) AND e.seq <= $3
-    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = e.id)
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = e.id AND NOT h.stale)
   ORDER BY seq LIMIT $4`;
 
 /** Visible proposals the device does not hold, created at or before the cursor, oldest first. */
 const PROPOSAL_BACKFILL_SQL = `
   SELECT p.id, p.created_seq, p.decided_seq FROM proposals p
   WHERE p.scope = ANY($2::text[]) AND p.created_seq <= $3
-    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = p.id)
+    AND NOT EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $1 AND h.entity_id = p.id AND NOT h.stale)
   ORDER BY p.created_seq LIMIT $4`;
 
 const OPS_BY_SEQ_SQL = `
@@ -126,22 +126,35 @@ async function backfillProposals(
 
 const HELD_KINDS = new Set(['item.upsert', 'edge.upsert', 'proposal.upsert', 'proposal.decide']);
 
-/** Holds the items, edges and proposals of `rows`; returns the ids the device did not hold before. */
-async function hold(tx: Queryable, deviceId: string, rows: readonly OpRow[]): Promise<string[]> {
+/**
+ * Holds the items, edges and proposals of `rows`: `added`, the ids the device did not hold before;
+ * `unstaled`, those it held as stale ([S34]) and now receives again.
+ */
+async function hold(
+  tx: Queryable,
+  deviceId: string,
+  rows: readonly OpRow[],
+): Promise<{ added: string[]; unstaled: string[] }> {
   const ids = [...new Set(rows.filter((r) => HELD_KINDS.has(r.kind)).map((r) => r.entity_id ?? ''))];
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return { added: [], unstaled: [] };
+  const unstaled = await tx.query<{ entity_id: string }>(
+    `UPDATE device_holdings SET stale = false WHERE device_id = $1 AND stale AND entity_id = ANY($2::text[])
+     RETURNING entity_id`,
+    [deviceId, ids],
+  );
   const added = await tx.query<{ entity_id: string }>(
     `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
      ON CONFLICT DO NOTHING RETURNING entity_id`,
     [deviceId, ids],
   );
-  return added.map((r) => r.entity_id);
+  return { added: added.map((r) => r.entity_id), unstaled: unstaled.map((r) => r.entity_id) };
 }
 
 type PendingPage = {
   page_id: string;
   evicted: string;
   held: string;
+  unstaled: string;
   after_seq: number | string;
   cursor_seq: number | string;
 };
@@ -157,7 +170,7 @@ async function settlePending(
   ack: string | null,
 ): Promise<void> {
   const rows = await tx.query<PendingPage>(
-    'SELECT page_id, evicted, held, after_seq, cursor_seq FROM pull_pages WHERE device_id = $1 FOR UPDATE',
+    'SELECT page_id, evicted, held, unstaled, after_seq, cursor_seq FROM pull_pages WHERE device_id = $1 FOR UPDATE',
     [deviceId],
   );
   const pending = rows[0];
@@ -168,6 +181,13 @@ async function settlePending(
   if (ack === null && !(after === pendingAfter && Number(pending.cursor_seq) > pendingAfter)) return;
   const evicted = JSON.parse(pending.evicted) as string[];
   const held = JSON.parse(pending.held) as string[];
+  const unstaled = JSON.parse(pending.unstaled) as string[];
+  if (unstaled.length > 0) {
+    await tx.query(
+      'UPDATE device_holdings SET stale = true WHERE device_id = $1 AND entity_id = ANY($2::text[])',
+      [deviceId, unstaled],
+    );
+  }
   if (held.length > 0) {
     await tx.query('DELETE FROM device_holdings WHERE device_id = $1 AND entity_id = ANY($2::text[])', [
       deviceId,
@@ -218,14 +238,22 @@ export async function pullOps(
       more = window.length === room;
       cursor = more ? Number(window[window.length - 1]?.seq ?? after) : last;
     }
-    const added = await hold(tx, actor.deviceId, rows);
+    const { added, unstaled } = await hold(tx, actor.deviceId, rows);
     const page = randomUUID();
     // A page that changed no holdings has nothing to undo: it is not recorded.
-    if (evicted.length > 0 || added.length > 0) {
+    if (evicted.length > 0 || added.length > 0 || unstaled.length > 0) {
       await tx.query(
-        `INSERT INTO pull_pages (device_id, page_id, evicted, held, after_seq, cursor_seq)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [actor.deviceId, page, JSON.stringify(evicted), JSON.stringify(added), after, cursor],
+        `INSERT INTO pull_pages (device_id, page_id, evicted, held, unstaled, after_seq, cursor_seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          actor.deviceId,
+          page,
+          JSON.stringify(evicted),
+          JSON.stringify(added),
+          JSON.stringify(unstaled),
+          after,
+          cursor,
+        ],
       );
     }
     return { ops: rows.map(toPulled), evict: evicted, cursor, more, page };

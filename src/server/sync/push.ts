@@ -265,9 +265,48 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
         inserts.map((r) => r.p),
       );
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
+      await holdWon(tx, actor.deviceId, [
+        ...wonItems.map((s) => s.id),
+        ...wonEdges.map((s) => s.id),
+        ...[...b.proposalWrites.values()].map((w) => w.state.id),
+      ]);
     }
+    await markStale(
+      tx,
+      actor.deviceId,
+      outcomes.flatMap((o, i) => {
+        const op = (batch[i] as Prepared).op;
+        return o.status === 'refused' && !b.stale.has(op.id) ? [entityOf(op)] : [];
+      }),
+    );
     return respond(batch, outcomes, b.stale);
   });
+}
+
+/**
+ * [S11] What a device pushed and won, it holds: eviction reaches it whether or not the device
+ * pulls it back (its own op comes back in the window, and is skipped there as already applied).
+ */
+async function holdWon(tx: Queryable, deviceId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.query(
+    `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
+     ON CONFLICT (device_id, entity_id) DO UPDATE SET stale = false`,
+    [deviceId, [...new Set(ids)]],
+  );
+}
+
+/**
+ * [S34] A refused op leaves the device's copy different from the server's: its holding is marked
+ * stale, so the next pull in which the user may see the id sends the winning op again ([S12]).
+ * (A stale move, answered with `newer`, is sent again by the replica instead.)
+ */
+async function markStale(tx: Queryable, deviceId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.query(
+    'UPDATE device_holdings SET stale = true WHERE device_id = $1 AND entity_id = ANY($2::text[])',
+    [deviceId, [...new Set(ids)]],
+  );
 }
 
 function respond(

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type BlobStore, createBlobStore } from '../../blobs.ts';
 import { type Db, openDb, stmt, writeTx } from '../../db/driver.ts';
 import { edgeId } from '../../ids.ts';
-import { ftsDelete, getRow, isSearchable, vecDelete } from '../../items.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete } from '../../items.ts';
 import { upsertNote } from '../../notes.ts';
 import type { SyncDeps } from '../client.ts';
 
@@ -126,4 +126,34 @@ export function checkIndexes(db: Db): string[] {
     if (hits.includes(r.rowid) !== isSearchable(r)) problems.push(`${r.id} fts=${hits.includes(r.rowid)}`);
   }
   return problems;
+}
+
+/**
+ * A new body for an item this replica holds (anyone's: its origin is kept), written the way the
+ * engine's own writers write one (src/engine/graph.ts edits an entity's body so): in one
+ * transaction, the full-text row taken out before and put back after, so the index stays in step
+ * (`checkIndexes`) and the outbox triggers record the change. False when the item is not here.
+ */
+export function editBody(db: Db, id: string, body: string): boolean {
+  return writeTx(db, () => {
+    const row = getRow(db, id);
+    if (!row) return false;
+    if (isSearchable(row)) ftsDelete(db, row);
+    stmt(db, 'UPDATE items SET body = ?, updated_at = ?, version = version + 1 WHERE id = ?').run(
+      body,
+      new Date().toISOString(),
+      id,
+    );
+    const next = getRow(db, id) as ItemRow;
+    if (isSearchable(next)) ftsInsert(db, next);
+    return true;
+  });
+}
+
+/** The live notes this replica holds, with what a fuzz picks them by. */
+export function heldNotes(db: Db): { id: string; scope: string; origin_actor: string }[] {
+  return stmt(
+    db,
+    "SELECT id, scope, origin_actor FROM items WHERE storage_kind = 'note' AND retired_at IS NULL ORDER BY id",
+  ).all() as { id: string; scope: string; origin_actor: string }[];
 }

@@ -3,7 +3,8 @@ import { migration as m0001 } from './0001-initial.ts';
 import { migration as m0002 } from './0002-pull-pages.ts';
 import { migration as m0003 } from './0003-proposals.ts';
 import { migration as m0004 } from './0004-authority.ts';
+import { migration as m0005 } from './0005-holdings-stale.ts';
 
 export type Migration = { id: string; sql: string };
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005];
