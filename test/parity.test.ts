@@ -17,8 +17,12 @@ import { BrainHost } from '../src/engine/api/host.ts';
 import { Engine } from '../src/engine/engine.ts';
 import { OPERATIONS } from '../src/shared/api/contract.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
+import { graphCases } from './parity/graph.cases.ts';
+import { type InboxCase, inboxCases } from './parity/inbox.cases.ts';
+import { knowledgeCases } from './parity/knowledge.cases.ts';
 import { noteCases } from './parity/notes.cases.ts';
 import { retrievalCases } from './parity/retrieval.cases.ts';
+import { teamCases } from './parity/team.cases.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
@@ -100,7 +104,13 @@ beforeAll(async () => {
     file,
     '# Office lease\n\nThe Lisbon office lease ends in March 2027; Dana owns the renewal.\n',
   );
-  engine = Engine.open({ home, modelDir: join(root, 'no-model'), user: undefined });
+  // The same local member as the `brain` processes (BRAIN_USER): who ends a run or decides a
+  // proposal is part of the answer.
+  const before = process.env.BRAIN_USER;
+  process.env.BRAIN_USER = 'tester';
+  engine = Engine.open({ home, modelDir: join(root, 'no-model') });
+  if (before === undefined) delete process.env.BRAIN_USER;
+  else process.env.BRAIN_USER = before;
   await engine.add([file]);
   await engine.index();
   sectionId = (
@@ -137,17 +147,37 @@ afterAll(async () => {
 });
 
 /** Every domain's table (test/parity/*.cases.ts), built on the workspace made above. */
-async function cases(): Promise<Case[]> {
+async function cases(): Promise<(Case & Partial<Pick<InboxCase, 'before'>>)[]> {
   const world: ParityWorld = { home, engine, sectionId };
-  return [...retrievalCases(world), ...noteCases(world)];
+  return [
+    ...retrievalCases(world),
+    ...noteCases(world),
+    ...graphCases(world),
+    ...inboxCases(world),
+    ...knowledgeCases(world),
+    ...teamCases(world),
+  ];
+}
+
+/**
+ * The surfaces that offer a row's operation: MCP only for an operation with a tool, the command
+ * line only where the row says how (`cli` empty: the app's alone, like confirming a duplicate).
+ */
+function surfacesOf(c: Case): string[] {
+  const op = OPERATIONS.find((o) => o.name === c.op);
+  return Object.keys(adapters).filter((s) =>
+    s === 'mcp' ? Boolean(op?.tool) : s === 'cli' ? c.cli.length > 0 : true,
+  );
 }
 
 describe('[P1] every surface answers an operation alike', { timeout: 120_000 }, () => {
   it('the same result or the same error code through IPC, HTTP, the CLI and MCP', async () => {
     for (const c of await cases()) {
       const answers: Record<string, Answer> = {};
-      for (const [surface, adapter] of Object.entries(adapters))
-        answers[surface] = without(await adapter(c), c.fresh);
+      for (const surface of surfacesOf(c)) {
+        c.before?.();
+        answers[surface] = without(await (adapters[surface] as (c: Case) => Promise<Answer>)(c), c.fresh);
+      }
       const first = answers.ipc;
       for (const [surface, answer] of Object.entries(answers)) {
         expect(answer, `${c.name} through ${surface}`).toEqual(first);

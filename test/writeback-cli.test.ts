@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRunEnd } from '../src/cli/mcp/runs.ts';
 import { Engine } from '../src/engine/engine.ts';
 import { roleOf, type ScriptedModel, startScriptedModel } from '../src/engine/testing/scripted-model.ts';
+import { recordRunEnd } from '../src/engine/writeback/run-end.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
@@ -118,7 +118,10 @@ describe('brain ask, config, runs and inbox', () => {
       startedAt: null,
     });
     await engine.close();
-    const runs = await json<{ id: string; pass: { reviewed: number } | null }[]>('runs', '--process');
+    const { runs } = await json<{ runs: { id: string; pass: { reviewed: number } | null }[] }>(
+      'runs',
+      '--process',
+    );
     expect(runs).toEqual([
       expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 2 }) }),
     ]);

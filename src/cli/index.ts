@@ -10,13 +10,17 @@ import { registerEntities } from './commands/entities.ts';
 import { registerGraph } from './commands/graph.ts';
 import { registerInbox } from './commands/inbox.ts';
 import { registerIndex } from './commands/index-cmd.ts';
+import { registerLink } from './commands/link.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerMembers } from './commands/members.ts';
+import { registerMention } from './commands/mention.ts';
 import { registerModel } from './commands/model.ts';
 import { registerMove } from './commands/move.ts';
+import { registerNeighborhood } from './commands/neighborhood.ts';
 import { registerNote } from './commands/note.ts';
 import { registerRead } from './commands/read.ts';
 import { registerRuns } from './commands/runs.ts';
+import { registerRunsEnd } from './commands/runs-end.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerServer } from './commands/server.ts';
@@ -51,10 +55,14 @@ export function buildProgram(): Command {
   registerEntities(program);
   registerDossier(program);
   registerGraph(program);
+  registerMention(program);
+  registerLink(program);
+  registerNeighborhood(program);
   registerAsk(program);
   registerConfig(program);
   registerInbox(program);
   registerRuns(program);
+  registerRunsEnd(program);
   return program;
 }
 

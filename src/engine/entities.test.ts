@@ -185,8 +185,11 @@ describe('the dossier, the graph and scopes through the contract and the CLI', (
     expect(around).toMatchObject({ ok: false, error: { code: 'not-found' } });
     const dossier = await host.invoke('items.dossier', { id: teamEntities[0] });
     expect(dossier).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    const list = (await host.invoke('entities.list', {})) as { ok: true; data: EntitySummary[] };
-    expect(list.data.map((e) => e.label)).toEqual(['Umbrella Corp']);
+    const list = (await host.invoke('entities.list', {})) as {
+      ok: true;
+      data: { entities: EntitySummary[] };
+    };
+    expect(list.data.entities.map((e) => e.label)).toEqual(['Umbrella Corp']);
     await host.close();
 
     const cli = async (user: string, ...args: string[]) =>

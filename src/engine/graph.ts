@@ -8,6 +8,7 @@
  * - A neighborhood shows an edge only when both ends are visible; scope is checked inside the
  *   query, before the caps, so hidden edges never use up a hop's budget.
  */
+import { ENTITY_KINDS } from '../shared/api/ops/graph.ts';
 import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
 import { edgeDiscriminator } from '../shared/ids.ts';
@@ -19,8 +20,9 @@ import { ftsDelete, ftsInsert, getRow, type ItemRow } from './items.ts';
 import { visibleRow } from './read.ts';
 import { narrowestScope } from './scope.ts';
 
-export type Origin = { actor: string; source: string; run: string };
-export const ENTITY_KINDS = ['person', 'company', 'project', 'other'] as const;
+/** Who writes: a member on the app or the command line has no run (src/engine/commands/types.ts). */
+export type Origin = { actor: string; source: string; run: string | null };
+export { ENTITY_KINDS };
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 
 const LEGAL_SUFFIXES = [
@@ -294,7 +296,7 @@ function linkFaces(db: Db, entity: ItemRow, origin: Origin, now: string): void {
 
 const RESERVED: Record<string, string> = {
   HAS_SECTION: 'HAS_SECTION edges are made by indexing a file.',
-  MENTIONS: 'Use brain_observe_mention to record a mention.',
+  MENTIONS: 'Record a mention with brain_observe_mention (`brain mention` on the command line).',
   SUPERSEDES:
     'Replacing knowledge retires the old item; write the new version with add_to_brain and the same source_key instead.',
 };

@@ -6,7 +6,6 @@
  * the server's first one; team proposals reach only the team.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRunEnd } from '../../src/cli/mcp/runs.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { setModelSetting } from '../../src/engine/llm/config.ts';
 import { connect, syncNow } from '../../src/engine/sync/index.ts';
@@ -18,6 +17,7 @@ import {
 import { createTestWorkspace, type TestWorkspace } from '../../src/engine/testing/test-engine.ts';
 import { approveProposal, listInbox, rejectProposal } from '../../src/engine/writeback/inbox.ts';
 import { runWritebackPass } from '../../src/engine/writeback/pass.ts';
+import { recordRunEnd } from '../../src/engine/writeback/run-end.ts';
 import type { ProposalView } from '../../src/shared/api/writeback-types.ts';
 import { useServer } from '../server/harness.ts';
 import { pgliteBackend } from '../server/support.ts';

@@ -1,5 +1,8 @@
+/** `brain dossier <id>`: the contract's items.dossier (src/shared/api/ops/knowledge.ts), printed. */
 import type { Command } from 'commander';
-import { dossier } from '../../engine/api/files-view.ts';
+import { run } from '../../engine/commands/index.ts';
+import { memberContext } from '../../engine/commands/types.ts';
+import { ItemsDossier } from '../../shared/api/ops/knowledge.ts';
 import type { Dossier, EntityDossier } from '../../shared/api/types.ts';
 import { describeCitation } from '../../shared/citation.ts';
 import { withEngine } from '../context.ts';
@@ -72,15 +75,22 @@ function printDossier(d: Dossier): void {
   }
 }
 
+/** `--at START-END`, as the app's mention links open a dossier; a malformed one the contract refuses. */
+function spanOf(value: string): { start: number; end: number } {
+  const m = /^(\d+)-(\d+)$/.exec(value.trim());
+  return { start: Number(m?.[1] ?? Number.NaN), end: Number(m?.[2] ?? Number.NaN) };
+}
+
 export function registerDossier(program: Command): void {
   program
     .command('dossier')
     .description("An item's or an entity's dossier: names, facts, mentions and their citations")
     .argument('<id>', 'item or entity id')
+    .option('--at <start-end>', "a character range of the item's text to show (a mention's span)", spanOf)
     .option('--json', 'print JSON')
-    .action((id: string, opts: { json?: boolean }) =>
+    .action((id: string, opts: { at?: { start: number; end: number }; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        const d = await dossier(engine, id);
+        const d = await run(memberContext(engine, 'cli'), ItemsDossier, { id, at: opts.at });
         if (opts.json) return printJson(d);
         printDossier(d);
       }),

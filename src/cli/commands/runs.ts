@@ -1,9 +1,14 @@
-/** `brain runs`: runs handed in by agents (and remembered chats) with their write-back outcome. */
+/**
+ * `brain runs`: runs handed in by agents (and remembered chats) with their write-back outcome, the
+ * contract's runs.list (src/shared/api/ops/inbox.ts). `--process` is the CLI's own: it runs the
+ * passes that wait first ([J5] in docs/WORKSPACE.md), then lists as usual.
+ */
 import type { Command } from 'commander';
+import { run } from '../../engine/commands/index.ts';
+import { memberContext } from '../../engine/commands/types.ts';
 import type { Engine } from '../../engine/engine.ts';
-import { isAdmin } from '../../engine/writeback/inbox.ts';
 import { runPendingWritebacks } from '../../engine/writeback/pass.ts';
-import { listRuns } from '../../engine/writeback/runs.ts';
+import { RunsList } from '../../shared/api/ops/inbox.ts';
 import type { RunView } from '../../shared/api/writeback-types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
@@ -45,8 +50,9 @@ export function registerRuns(program: Command): void {
     .action((opts: { json?: boolean; process?: boolean }) =>
       withEngine(program, async (engine) => {
         if (opts.process) await processNow(engine);
-        const runs = listRuns(engine.db, engine.user, { all: isAdmin(engine.db, engine.user) });
-        if (opts.json) return printJson(runs);
+        const out = await run(memberContext(engine, 'cli'), RunsList, {});
+        if (opts.json) return printJson(out);
+        const { runs } = out;
         if (runs.length === 0) print('No runs yet: agents hand them in with brain_run_end.');
         for (const r of runs) print(`${r.id}  ${r.agent}  ${r.status}  ${r.endedAt}  ${outcome(r)}`);
       }),

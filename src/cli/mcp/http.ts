@@ -192,7 +192,7 @@ export async function serveMcpHttp(options: {
   const port = (server.address() as AddressInfo).port;
   // No window listens to this host's events: the loop's only job is to run the passes.
   const quiet = () => undefined;
-  const work = embed ? new BrainWork(engine, quiet, quiet) : null;
+  const work = embed ? new BrainWork(engine, quiet) : null;
   work?.start();
   if (embed) writeOwnerFile(engine.home, { port, token: embedToken });
   return {

@@ -20,7 +20,12 @@ export type ToolPresentation<O extends Operation> = {
 };
 
 export function agentCommandContext(ctx: AgentContext): CommandContext {
-  return { engine: ctx.engine, surface: 'agent', origin: originOf(ctx) };
+  return {
+    engine: ctx.engine,
+    surface: 'agent',
+    origin: originOf(ctx),
+    agent: { name: ctx.agentName(), run: ctx.run, startedAt: ctx.startedAt },
+  };
 }
 
 export function registerOperationTool<O extends Operation>(

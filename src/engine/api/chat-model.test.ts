@@ -86,9 +86,10 @@ describe('chat with a model', () => {
     expect(r.answer).toMatchObject({ modelOff: true, text: expect.stringMatching(/chat model is off/) });
     expect(r.answer.passages.length).toBeGreaterThan(0);
     expect(deltas).toEqual([]);
-    expect(await ok('chatModel.test')).toMatchObject({
+    // Refused alike on every surface (the contract's chatModel.test): the app shows the reason.
+    expect(await host.invoke('chatModel.test', {})).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/Nothing to test/),
+      error: { code: 'refused', message: expect.stringMatching(/Nothing to test/) },
     });
   });
 
@@ -187,7 +188,7 @@ describe('chat with a model', () => {
     await expect
       .poll(async () => (await ok<{ pending: number }>('inbox.list')).pending, { timeout: 10_000 })
       .toBe(1);
-    const runs = await ok<{ id: string; pass: { reviewed: number } | null }[]>('runs.list');
+    const { runs } = await ok<{ runs: { id: string; pass: { reviewed: number } | null }[] }>('runs.list');
     expect(runs).toEqual([
       expect.objectContaining({ id: first.run, pass: expect.objectContaining({ reviewed: 1 }) }),
     ]);

@@ -16,8 +16,8 @@ import {
 import type { EventName, Events } from '../../shared/api/events.ts';
 import type { AddReport, StatusView } from '../../shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '../../shared/errors.ts';
-import { listActivity } from '../activity.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add.ts';
+import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { operationNamed, runCommand } from '../commands/index.ts';
 import { memberContext } from '../commands/types.ts';
 import { downloadModel } from '../embed/index.ts';
@@ -25,16 +25,30 @@ import type { Engine } from '../engine.ts';
 import { inject } from '../injection.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
 import { warmVectors } from '../search/vector-client.ts';
-import { connect, getSyncStatus, leave, listMembers, type SyncReport, syncNow } from '../sync/index.ts';
+import type { SyncReport } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { findRepoRoot } from '../util/repo-root.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
-import { entityHandlers } from './entities-api.ts';
-import { dossier, listFiles } from './files-view.ts';
+import { listFiles } from './files-view.ts';
 import { IndexRunner } from './index-runner.ts';
 import { readSettings, writeSettings } from './settings.ts';
+import { type OperationEffects, teamEffects } from './team-effects.ts';
 import { FolderWatcher } from './watch.ts';
 import { BrainWork } from './writeback-host.ts';
+
+/** Notices an operation's answer gives the windows (none when it failed: nothing changed). */
+function noticesOf(
+  notices: Record<string, (answer: never) => AppNotice[]>,
+  emit: (notice: AppNotice) => void,
+): OperationEffects {
+  const out: OperationEffects = {};
+  for (const [name, of] of Object.entries(notices)) {
+    out[name] = (answer) => {
+      if (answer !== undefined) for (const n of of(answer as never)) emit(n);
+    };
+  }
+  return out;
+}
 
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -61,6 +75,7 @@ export class BrainHost {
   private readonly sync: SyncLoop;
   private readonly handlers: Handlers;
   private readonly work: BrainWork;
+  private readonly effects: OperationEffects;
 
   private constructor(engine: Engine, options: { version: string; sampleDir?: string }) {
     this.engine = engine;
@@ -88,12 +103,17 @@ export class BrainHost {
         this.inboxIfPulled(report);
       },
     });
-    this.work = new BrainWork(
-      engine,
-      (event, payload) => this.emit(event, payload),
-      () => this.emit('status.changed', this.status()),
-    );
+    this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
     this.handlers = this.buildHandlers(options.version, options.sampleDir ?? SAMPLE_DIR);
+    this.effects = {
+      ...teamEffects({
+        statusChanged: () => this.emit('status.changed', this.status()),
+        filesChanged: () => this.emit('files.changed', { ids: [] }),
+        inboxChanged: () => this.emit('inbox.changed', { at: new Date().toISOString() }),
+        kick: () => this.work.kick(),
+      }),
+      ...noticesOf(inboxNotices, (n) => this.emit(n.event, n.payload as never)),
+    };
   }
 
   /** Opens the host: catches up watched folders and resumes indexing left by an earlier run. */
@@ -126,9 +146,7 @@ export class BrainHost {
     try {
       if (!isCommandName(name))
         throw new AppError('not-found', `Unknown command ${String(name).slice(0, 80)}.`);
-      if (operationNamed(name)) {
-        return { ok: true, data: await runCommand(memberContext(this.engine, 'app'), name, input) };
-      }
+      if (operationNamed(name)) return { ok: true, data: await this.operation(name, input) };
       const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -142,6 +160,21 @@ export class BrainHost {
     } catch (err) {
       if (!(err instanceof AppError)) console.error(`[api] ${String(name)} failed:`, err);
       return { ok: false, error: toTransferable(err) };
+    }
+  }
+
+  /**
+   * An operation of the contract, run by the engine's command as on every surface; then what this
+   * host's windows are told about it (src/engine/api/team-effects.ts, inboxNotices), whether it
+   * succeeded or not (a failed round still changed the status bar).
+   */
+  private async operation(name: string, input: unknown): Promise<unknown> {
+    let answer: unknown;
+    try {
+      answer = await runCommand(memberContext(this.engine, 'app'), name, input);
+      return answer;
+    } finally {
+      this.effects[name]?.(answer);
     }
   }
 
@@ -227,7 +260,6 @@ export class BrainHost {
         return result;
       },
       'files.index': (input) => ({ queued: this.runner.request(input.ids) }),
-      'items.dossier': (input) => dossier(e, input.id, input.at),
       'chat.threads': () => listThreads(e.db, e.user),
       'chat.thread': (input) => getThread(e.db, e.user, input.id),
       'chat.send': async (input) => {
@@ -268,53 +300,13 @@ export class BrainHost {
         this.emit('status.changed', this.status());
         return { started: true };
       },
-      'activity.list': (input) =>
-        listActivity(e.db, { user: e.user, limit: input.limit, before: input.before }),
-      ...entityHandlers(e),
       ...this.work.handlers(),
-      'sync.status': () => getSyncStatus(e),
-      'sync.connect': async (input) => {
-        try {
-          const r = await connect(e, input.url, input.code);
-          if (r.sync) this.inboxIfPulled(r.sync);
-          return {
-            server: r.server,
-            user: r.user,
-            isAdmin: r.isAdmin,
-            workspace: r.workspace,
-            syncError: r.syncError,
-            status: getSyncStatus(e),
-          };
-        } finally {
-          this.afterSync();
-        }
-      },
-      'sync.now': async () => {
-        try {
-          this.inboxIfPulled(await syncNow(e));
-          return getSyncStatus(e);
-        } finally {
-          this.afterSync();
-        }
-      },
-      'sync.members': () => listMembers(e),
-      'sync.leave': () => {
-        const result = leave(e);
-        this.afterSync();
-        return result;
-      },
     };
   }
 
   /** Proposals pulled, decided elsewhere or evicted: the inbox and the rail's count refresh. */
   private inboxIfPulled(report: SyncReport): void {
     if (report.proposals > 0) this.emit('inbox.changed', { at: new Date().toISOString() });
-  }
-
-  /** After connect, leave or a manual round: the status and the file list may have changed. */
-  private afterSync(): void {
-    this.emit('status.changed', this.status());
-    this.emit('files.changed', { ids: [] });
   }
 
   async close(): Promise<void> {

@@ -63,9 +63,11 @@ describe('sync commands', () => {
     expect(members.members.map((m) => m.user)).toContain(connected.user);
     expect(members.members.find((m) => m.user === connected.user)?.isAdmin).toBe(true);
 
+    // The round's report, and the status after it.
     const afterNow = await ok(host, 'sync.now', {});
-    expect(afterNow).toMatchObject({ connected: true, state: 'online' });
-    expect(afterNow.lastSync).toBeTruthy();
+    expect(afterNow.unsent).toEqual([]);
+    expect(afterNow.status).toMatchObject({ connected: true, state: 'online' });
+    expect(afterNow.status.lastSync).toBeTruthy();
 
     const left = await ok(host, 'sync.leave');
     expect(left.unsent).toBe(0);

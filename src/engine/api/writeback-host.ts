@@ -15,23 +15,13 @@ import type { EventName, Events } from '../../shared/api/events.ts';
 import type { StatusView } from '../../shared/api/types.ts';
 import { auditFile } from '../audit/index.ts';
 import type { Engine } from '../engine.ts';
-import { testConnection } from '../llm/client.ts';
-import { modelConfigView, offReason, readModelConfig, resolveModel, setModelSetting } from '../llm/config.ts';
-import { approveProposal, listInbox, rejectProposal } from '../writeback/inbox.ts';
+import { offReason, readModelConfig, resolveModel } from '../llm/config.ts';
 import { pendingRuns, runPendingWritebacks } from '../writeback/pass.ts';
-import { listRuns, rememberThread } from '../writeback/runs.ts';
+import { rememberThread } from '../writeback/runs.ts';
 import { modelAnswerer } from './chat-model.ts';
 
 type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
-type Command =
-  | 'chat.remember'
-  | 'chatModel.get'
-  | 'chatModel.set'
-  | 'chatModel.test'
-  | 'inbox.list'
-  | 'inbox.approve'
-  | 'inbox.reject'
-  | 'runs.list';
+type Command = 'chat.remember';
 type WorkHandlers = { [N in Command]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
 export const WRITEBACK_POLL_MS = 3000;
@@ -48,7 +38,6 @@ export class BrainWork {
   constructor(
     private readonly engine: Engine,
     private readonly emit: Emit,
-    private readonly onStatus: () => void,
     private readonly pollMs = Number(process.env.BRAIN_WRITEBACK_POLL_MS) || WRITEBACK_POLL_MS,
   ) {}
 
@@ -121,44 +110,15 @@ export class BrainWork {
     return { status: 'on', reason: `${config.model} at ${config.baseUrl}`, model: config.model ?? undefined };
   }
 
+  /** "Remember this" (the app's own command): the thread becomes a run, and the loop wakes for it. */
   handlers(): WorkHandlers {
     const e = this.engine;
-    const decider = () => ({ db: e.db, workspaceId: e.workspaceId, user: e.user, surface: e.surface });
-    const changed = () => this.emit('inbox.changed', { at: new Date().toISOString() });
     return {
       'chat.remember': (input) => {
         const r = rememberThread(e.db, e.workspaceId, e.user, input.threadId);
         this.kick();
         return { ...r, modelOn: offReason(readModelConfig(e.db)) === null };
       },
-      'chatModel.get': () => modelConfigView(e.db, e.home),
-      'chatModel.set': async (input) => {
-        if (input.baseUrl !== undefined) await setModelSetting(e.db, e.home, 'model.baseUrl', input.baseUrl);
-        if (input.model !== undefined) await setModelSetting(e.db, e.home, 'model.name', input.model);
-        if (input.key !== undefined) await setModelSetting(e.db, e.home, 'model.key', input.key);
-        this.onStatus();
-        this.kick();
-        return modelConfigView(e.db, e.home);
-      },
-      'chatModel.test': async () => {
-        const access = await resolveModel(e.db, e.home);
-        if (!access)
-          return { ok: false, message: `Nothing to test: ${offReason(readModelConfig(e.db))}.`, models: [] };
-        return testConnection(access);
-      },
-      'inbox.list': (input) => listInbox(e.db, e.user, { all: input?.all }),
-      'inbox.approve': (input) => {
-        const r = approveProposal(decider(), input.id, { body: input.body, label: input.label });
-        changed();
-        this.emit('files.changed', { ids: r.itemId ? [r.itemId] : [] });
-        return r;
-      },
-      'inbox.reject': (input) => {
-        const r = rejectProposal(decider(), input.id, input.reason);
-        changed();
-        return r;
-      },
-      'runs.list': () => listRuns(e.db, e.user),
     };
   }
 

@@ -12,11 +12,19 @@ import {
   offeredOn,
   type ParsedInputOf,
 } from '../../shared/api/operation.ts';
+import { GRAPH_OPERATIONS } from '../../shared/api/ops/graph.ts';
+import { INBOX_OPERATIONS } from '../../shared/api/ops/inbox.ts';
+import { KNOWLEDGE_OPERATIONS } from '../../shared/api/ops/knowledge.ts';
 import { NOTE_OPERATIONS } from '../../shared/api/ops/notes.ts';
 import { RETRIEVAL_OPERATIONS } from '../../shared/api/ops/retrieval.ts';
+import { TEAM_OPERATIONS } from '../../shared/api/ops/team.ts';
 import { AppError } from '../../shared/errors.ts';
+import { graphHandlers } from './graph.ts';
+import { inboxHandlers } from './inbox.ts';
+import { knowledgeHandlers } from './knowledge.ts';
 import { notesAdd } from './notes.ts';
 import { contextGet, itemsRead, searchQuery } from './retrieval.ts';
+import { teamHandlers } from './team.ts';
 import type { CommandContext } from './types.ts';
 
 type Handler = (ctx: CommandContext, input: never) => Promise<unknown>;
@@ -26,9 +34,20 @@ const HANDLERS: Record<string, Handler> = {
   'items.read': itemsRead,
   'context.get': contextGet,
   'notes.add': notesAdd,
+  ...graphHandlers,
+  ...inboxHandlers,
+  ...knowledgeHandlers,
+  ...teamHandlers,
 };
 
-export const OPERATIONS: readonly Operation[] = [...RETRIEVAL_OPERATIONS, ...NOTE_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [
+  ...RETRIEVAL_OPERATIONS,
+  ...NOTE_OPERATIONS,
+  ...GRAPH_OPERATIONS,
+  ...INBOX_OPERATIONS,
+  ...KNOWLEDGE_OPERATIONS,
+  ...TEAM_OPERATIONS,
+];
 
 const byName = new Map<string, Operation>();
 for (const op of OPERATIONS) {

@@ -16,13 +16,13 @@
  */
 import type { InboxView, ProposalView } from '../../shared/api/writeback-types.ts';
 import { AppError } from '../../shared/errors.ts';
+import { firstLocalUser } from '../acting-as.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import { upsertNote } from '../notes.ts';
 import { canSee, visibleScopes } from '../scope.ts';
 import type { ProposalRow } from '../sync/proposals.ts';
 import { readState } from '../sync/state.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
-import { localUserName } from '../workspace.ts';
 
 /** A proposal with the run it came from, when this replica holds that run. */
 type Row = ProposalRow & {
@@ -65,7 +65,8 @@ const EXCERPT_CHARS = 600;
 export function isAdmin(db: Db, user: string): boolean {
   const state = readState(db);
   if (state.server) return state.user_id === user && state.is_admin === 1;
-  return user === localUserName();
+  // Not connected: the workspace's first local user, as for acting as others (src/engine/acting-as.ts).
+  return user === firstLocalUser(db);
 }
 
 export function canDecide(db: Db, user: string, scope: string): boolean {

@@ -3,7 +3,6 @@
  * docs/WORKSPACE.md; the cross-process cases are in test/background-work.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRunEnd } from '../../cli/mcp/runs.ts';
 import type { Engine } from '../engine.ts';
 import { setModelSetting } from '../llm/config.ts';
 import {
@@ -17,6 +16,7 @@ import {
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { until } from '../testing/until.ts';
 import { runPendingWritebacks, runWritebackPass } from './pass.ts';
+import { recordRunEnd } from './run-end.ts';
 
 let ws: TestWorkspace;
 let engine: Engine;

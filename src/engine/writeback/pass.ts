@@ -266,7 +266,7 @@ export async function runPendingWritebacks(
   return out;
 }
 
-/** Fire and forget: the run's pass in the background of this process (see src/cli/mcp/runs.ts). */
+/** Fire and forget: the run's pass in the background of this process (see src/engine/writeback/run-end.ts). */
 export function writebackInBackground(deps: WritebackDeps, runId: string): void {
   void runWritebackPass(deps, runId).catch((err: unknown) => {
     try {

@@ -1,6 +1,5 @@
 /** Write-back passes, the gate's outcomes and the inbox, against a scripted OpenAI-compatible server. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRunEnd } from '../../cli/mcp/runs.ts';
 import type { Engine } from '../engine.ts';
 import { setModelSetting } from '../llm/config.ts';
 import {
@@ -12,6 +11,7 @@ import {
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { approveProposal, listInbox, rejectProposal } from './inbox.ts';
 import { runWritebackPass } from './pass.ts';
+import { recordRunEnd } from './run-end.ts';
 import { listRuns } from './runs.ts';
 
 let ws: TestWorkspace;

@@ -17,7 +17,7 @@ export function ActivityScreen() {
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<unknown>(null);
 
-  const recent = latest.data ?? [];
+  const recent = latest.data?.entries ?? [];
   const seen = new Set(recent.map((e) => e.id));
   const entries = [...recent, ...older.filter((e) => !seen.has(e.id))];
 
@@ -27,7 +27,7 @@ export function ActivityScreen() {
     setLoadingMore(true);
     setMoreError(null);
     try {
-      const page = await call('activity.list', { limit: PAGE, before: last.id });
+      const { entries: page } = await call('activity.list', { limit: PAGE, before: last.id });
       setOlder((prev) => [...prev, ...page]);
       if (page.length < PAGE) setExhausted(true);
     } catch (err) {

@@ -47,7 +47,7 @@ export function ChatModelSettings() {
     setBusy(true);
     setTest(null);
     try {
-      setTest(await call('chatModel.test'));
+      setTest(await call('chatModel.test', {}));
     } catch (err) {
       setError(err);
     } finally {

@@ -9,8 +9,8 @@ import { call } from '../../lib/api.ts';
 import { formatDateTime, formatRelative, plural } from '../../lib/format.ts';
 
 const connectTo = (url: string, code: string) => call('sync.connect', { url, code });
-const syncNow = () => call('sync.now');
-const leaveServer = () => call('sync.leave');
+const syncNow = () => call('sync.now', {});
+const leaveServer = () => call('sync.leave', {});
 
 /** The workspace server: connect with an invitation, see members and teams, sync now, leave. */
 export function SyncSettings() {

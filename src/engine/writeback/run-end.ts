@@ -1,17 +1,18 @@
 /**
- * `brain_run_end`: an agent hands in the end of its run. Stored in `runs` for the write-back pass,
- * which takes runs in `pending` (succeeded or blocked: [W1] in docs/PRODUCT.md); failed and cancelled
- * runs are kept as `skipped`. Ending the same run again replaces what it handed in as long as
- * write-back has not started on it (or was given back, [J3] in docs/WORKSPACE.md); after that it
- * is a conflict.
+ * The end of a run (runs.end, src/shared/api/ops/graph.ts): stored in `runs` for the write-back
+ * pass, which takes runs in `pending` (succeeded or blocked: [W1] in docs/PRODUCT.md); failed and
+ * cancelled runs are kept as `skipped`. Ending the same run again replaces what it handed in as
+ * long as write-back has not started on it (or was given back, [J3] in docs/WORKSPACE.md); after
+ * that it is a conflict.
  */
-import type { Db } from '../../engine/db/driver.ts';
-import { writeTx } from '../../engine/db/driver.ts';
-import { readLiveOwner } from '../../engine/embed/remote.ts';
-import { type WritebackDeps, writebackInBackground } from '../../engine/writeback/pass.ts';
+import type { Surface } from '../../shared/api/operation.ts';
+import type { RUN_STATUSES } from '../../shared/api/ops/graph.ts';
 import { AppError } from '../../shared/errors.ts';
+import type { Db } from '../db/driver.ts';
+import { writeTx } from '../db/driver.ts';
+import { readLiveOwner } from '../embed/remote.ts';
+import { type WritebackDeps, writebackInBackground } from './pass.ts';
 
-export const RUN_STATUSES = ['succeeded', 'blocked', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunEnd = {
@@ -67,19 +68,30 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
   });
 }
 
-export type WritebackHandoff = { by: 'owner'; pid: number } | { by: 'this-process' };
+export type WritebackHandoff =
+  | { by: 'owner'; pid: number }
+  | { by: 'this-process' }
+  | { by: 'host' }
+  | { by: 'later' };
 
 /**
- * Where the pass of a run just ended (and pending) runs ([J4] in docs/WORKSPACE.md). A `brain mcp`
- * on stdio usually exits right after `brain_run_end` (its client closes it), so a live owner
- * (`<home>/owner.json`: `brain serve`, `brain mcp --http`; src/engine/embed/remote.ts), whose
- * write-back loop looks for pending runs every few seconds (src/engine/api/writeback-host.ts),
- * gets the run. Only without one does this process run the pass, under a short lease that it
- * gives back if it stops early ([J1], [J3]).
+ * Where the pass of a run just ended (and pending) runs ([J4] in docs/WORKSPACE.md), by the
+ * surface it was ended on:
+ * - the app and `brain serve` (`app`) are a long-lived host whose own write-back loop looks for
+ *   pending runs every few seconds (src/engine/api/writeback-host.ts): it takes the run;
+ * - an agent's `brain mcp` on stdio usually exits right after `brain_run_end` (its client closes
+ *   it), so a live owner (`<home>/owner.json`: `brain serve`, `brain mcp --http`;
+ *   src/engine/embed/remote.ts) gets the run; only without one does this process run the pass,
+ *   under a short lease that it gives back if it stops early ([J1], [J3]);
+ * - a `brain` command exits as soon as it has answered, so a pass started there would only be
+ *   given back: a live owner gets the run, else it waits for the next host or
+ *   `brain runs --process` ([J5]).
  */
-export function handOffWriteback(deps: WritebackDeps, runId: string): WritebackHandoff {
+export function handOffWriteback(deps: WritebackDeps, runId: string, surface: Surface): WritebackHandoff {
+  if (surface === 'app') return { by: 'host' };
   const owner = readLiveOwner(deps.home);
   if (owner) return { by: 'owner', pid: owner.pid };
+  if (surface === 'cli') return { by: 'later' };
   writebackInBackground(deps, runId);
   return { by: 'this-process' };
 }

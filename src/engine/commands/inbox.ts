@@ -1,0 +1,72 @@
+/**
+ * The review inbox and runs (src/shared/api/ops/inbox.ts), as every surface runs them. Who may see
+ * and decide a proposal is src/engine/writeback/inbox.ts's rule ([W3] in docs/PRODUCT.md): a
+ * user-scope proposal only by that user, team and org ones by a workspace admin, and nobody sees one
+ * in a scope they cannot see. Runs are the member's own, every run for an admin.
+ */
+
+import type { EventName, Events } from '../../shared/api/events.ts';
+import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
+import type { InboxApprove, InboxList, InboxReject, RunsList } from '../../shared/api/ops/inbox.ts';
+import { approveProposal, type Decider, isAdmin, listInbox, rejectProposal } from '../writeback/inbox.ts';
+import { listRuns } from '../writeback/runs.ts';
+import type { CommandContext } from './types.ts';
+
+function decider(ctx: CommandContext): Decider {
+  const { engine } = ctx;
+  return { db: engine.db, workspaceId: engine.workspaceId, user: engine.user, surface: ctx.surface };
+}
+
+export async function inboxList(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof InboxList>,
+): Promise<OutputOf<typeof InboxList>> {
+  return listInbox(ctx.engine.db, ctx.engine.user, { all: input.all });
+}
+
+export async function inboxApprove(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof InboxApprove>,
+): Promise<OutputOf<typeof InboxApprove>> {
+  return approveProposal(decider(ctx), input.id, { body: input.body, label: input.label });
+}
+
+export async function inboxReject(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof InboxReject>,
+): Promise<OutputOf<typeof InboxReject>> {
+  return rejectProposal(decider(ctx), input.id, input.reason);
+}
+
+export async function runsList(
+  ctx: CommandContext,
+  _input: ParsedInputOf<typeof RunsList>,
+): Promise<OutputOf<typeof RunsList>> {
+  const { db, user } = ctx.engine;
+  return { runs: listRuns(db, user, { all: isAdmin(db, user) }) };
+}
+
+export const inboxHandlers = {
+  'inbox.list': inboxList,
+  'inbox.approve': inboxApprove,
+  'inbox.reject': inboxReject,
+  'runs.list': runsList,
+};
+
+/** An event the app's hosts push to their windows (src/shared/api/events.ts). */
+export type AppNotice = { [E in EventName]: { event: E; payload: Events[E] } }[EventName];
+
+/**
+ * What the app's windows are told after a decision, so the inbox, the rail's count and the file
+ * list refresh (the note an approval writes is a new item). Only the long-lived hosts have windows
+ * (src/engine/api/host.ts); the CLI and MCP have nobody to tell.
+ */
+export const inboxNotices = {
+  'inbox.approve': (out: OutputOf<typeof InboxApprove>): AppNotice[] => [
+    { event: 'inbox.changed', payload: { at: new Date().toISOString() } },
+    { event: 'files.changed', payload: { ids: out.itemId ? [out.itemId] : [] } },
+  ],
+  'inbox.reject': (_out: OutputOf<typeof InboxReject>): AppNotice[] => [
+    { event: 'inbox.changed', payload: { at: new Date().toISOString() } },
+  ],
+};

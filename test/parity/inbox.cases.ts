@@ -1,0 +1,119 @@
+/**
+ * Parity rows for the inbox and runs (src/shared/api/ops/inbox.ts). The world gets two finished
+ * runs (one of another member: an admin lists every run) and proposals in review; every row first
+ * puts the proposals back as they were, so the approval and the rejection each surface makes start
+ * from the same inbox.
+ */
+import type { Db } from '../../src/engine/db/driver.ts';
+import type { Case, ParityWorld } from './case.ts';
+
+/** A row with what must hold before each surface's call (test/parity.test.ts runs it first). */
+export type InboxCase = Case & { before: () => void };
+
+const RUN = 'parity-run';
+const ENDED = '2026-11-30T10:00:00.000Z';
+const WORK = 'Checked the Lisbon lease.\n\nDana owns the renewal; the lease ends in March 2027.';
+
+/** id, label, body, scope, first state: all from one run, in review for low confidence. */
+type Seed = [id: string, label: string, body: string, scope: string, state: string];
+
+const PROPOSALS: readonly Seed[] = [
+  ['parity-approve', 'Renewal owner', 'Dana owns the lease renewal.', 'org', 'pending'],
+  ['parity-reject', 'Lease end', 'The lease ends in March 2027.', 'org', 'pending'],
+  ['parity-decided', 'Office city', 'The office is in Lisbon.', 'org', 'rejected'],
+  ['parity-private', 'Dana prefers calls', 'Dana prefers a call to an email.', 'user:dana', 'pending'],
+];
+const EDITED = 'Dana owns the renewal of the Lisbon lease.';
+
+function seedRuns(db: Db, workspaceId: string, user: string): void {
+  const run = db.prepare(
+    `INSERT INTO runs (id, workspace_id, user_id, agent, status, work_products, writeback_state, started_at, ended_at, updated_at)
+     VALUES (?, ?, ?, 'parity-agent', 'succeeded', ?, 'done', NULL, ?, ?)`,
+  );
+  run.run(RUN, workspaceId, user, WORK, ENDED, ENDED);
+  run.run('parity-run-dana', workspaceId, 'dana', 'Nothing to keep.', '2026-11-29T10:00:00.000Z', ENDED);
+  db.prepare(
+    `INSERT INTO writeback_passes (run_id, state, model, proposed, written, reviewed, skipped, started_at, finished_at)
+     VALUES (?, 'done', 'scripted', 4, 0, 4, 0, ?, ?)`,
+  ).run(RUN, ENDED, ENDED);
+}
+
+/** Puts every proposal back in its first state, undecided by anyone (an approval's note stays). */
+function reset(db: Db): void {
+  const put = db.prepare(
+    `INSERT INTO proposals (id, run_id, ordinal, user_id, kind, label, body, scope, confidence, decision, reason,
+       state, created_at)
+     VALUES (?, ?, ?, NULL, 'fact', ?, ?, ?, 0.6, 'review', 'low confidence (0.60 < 0.75)', ?, ?)
+     ON CONFLICT (id) DO UPDATE SET label = excluded.label, body = excluded.body, state = excluded.state,
+       item_id = NULL, edited = 0, decided_by = NULL, decided_at = NULL, reject_reason = NULL`,
+  );
+  PROPOSALS.forEach(([id, label, body, scope, state], ordinal) => {
+    put.run(id, RUN, ordinal, label, body, scope, state, ENDED);
+  });
+}
+
+export function inboxCases(w: ParityWorld): InboxCase[] {
+  const { db } = w.engine;
+  seedRuns(db, w.engine.workspaceId, w.engine.user);
+  const before = () => reset(db);
+  // When it was decided differs by call, and so does the note an approval writes (each surface
+  // writes its own).
+  const decided = ['decidedAt', 'decidedBy', 'itemId'];
+  const long = (n: number) => 'x'.repeat(n);
+  return [
+    { name: 'the pending inbox', op: 'inbox.list', input: {}, cli: ['inbox'], before },
+    { name: 'the whole inbox', op: 'inbox.list', input: { all: true }, cli: ['inbox', '--all'], before },
+    { name: 'the runs, every one for an admin', op: 'runs.list', input: {}, cli: ['runs'], before },
+    {
+      name: 'an approval with an edited body',
+      op: 'inbox.approve',
+      input: { id: 'parity-approve', body: EDITED },
+      cli: ['inbox', 'approve', 'parity-approve', '--edit-body', EDITED],
+      fresh: decided,
+      before,
+    },
+    {
+      name: 'a rejection with a reason',
+      op: 'inbox.reject',
+      input: { id: 'parity-reject', reason: 'already in the lease file' },
+      cli: ['inbox', 'reject', 'parity-reject', '--reason', 'already in the lease file'],
+      fresh: decided,
+      before,
+    },
+    {
+      name: 'an edited body over 6000 characters',
+      op: 'inbox.approve',
+      input: { id: 'parity-approve', body: long(6001) },
+      cli: ['inbox', 'approve', 'parity-approve', '--edit-body', long(6001)],
+      before,
+    },
+    {
+      name: 'an edited label over 300 characters',
+      op: 'inbox.approve',
+      input: { id: 'parity-approve', label: long(301) },
+      cli: ['inbox', 'approve', 'parity-approve', '--edit-label', long(301)],
+      before,
+    },
+    {
+      name: 'a rejection without a reason',
+      op: 'inbox.reject',
+      input: { id: 'parity-reject', reason: '   ' },
+      cli: ['inbox', 'reject', 'parity-reject', '--reason', '   '],
+      before,
+    },
+    {
+      name: 'an approval of a decided proposal',
+      op: 'inbox.approve',
+      input: { id: 'parity-decided' },
+      cli: ['inbox', 'approve', 'parity-decided'],
+      before,
+    },
+    {
+      name: "an approval of another member's proposal",
+      op: 'inbox.approve',
+      input: { id: 'parity-private' },
+      cli: ['inbox', 'approve', 'parity-private'],
+      before,
+    },
+  ];
+}
