@@ -1,5 +1,4 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
-import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { ActivityScreen } from '../features/activity/ActivityScreen.tsx';
 import { ChatScreen } from '../features/chat/ChatScreen.tsx';
 import { DossierPane } from '../features/dossier/DossierPane.tsx';
@@ -10,20 +9,8 @@ import { InboxScreen } from '../features/inbox/InboxScreen.tsx';
 import { CommandPalette } from '../features/palette/CommandPalette.tsx';
 import { SettingsScreen } from '../features/settings/SettingsScreen.tsx';
 import { WatchFolderDialog } from '../features/settings/WatchFolderDialog.tsx';
-import { useHotkey } from '../hooks/useHotkey.ts';
-import { addDroppedFiles, call, type DroppedFile } from '../lib/api.ts';
-import { dragHasFiles, resolveDropItems, takeDropItems } from '../lib/drop.ts';
 import { plural } from '../lib/format.ts';
-import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
-import {
-  type AddResult,
-  type AppActions,
-  AppContext,
-  type DossierTarget,
-  type Notice,
-  type View,
-} from './app-context.ts';
-import { buildCommands } from './commands.ts';
+import { AppContext, type View } from './app-context.ts';
 import { DropOverlay } from './DropOverlay.tsx';
 import { Notices } from './Notices.tsx';
 import { Rail } from './Rail.tsx';
@@ -32,13 +19,8 @@ import { StatusProvider } from './StatusProvider.tsx';
 import { useStatus } from './status-context.ts';
 import { TopBar } from './TopBar.tsx';
 import { UploadPanel } from './UploadPanel.tsx';
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** Whether a Radix layer (dialog, menu, tooltip) is open and should get Esc first. */
-function layerOpen(): boolean {
-  return !!document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]');
-}
+import { useShell } from './use-shell.ts';
+import { useWindowDrop } from './use-window-drop.ts';
 
 export function App() {
   return (
@@ -50,133 +32,27 @@ export function App() {
   );
 }
 
+function Screen({ view }: { view: View }) {
+  return (
+    <main className="app__screen">
+      {view === 'files' ? <FilesScreen /> : null}
+      {view === 'chat' ? <ChatScreen /> : null}
+      {view === 'inbox' ? <InboxScreen /> : null}
+      {view === 'graph' ? <GraphScreen /> : null}
+      {view === 'activity' ? <ActivityScreen /> : null}
+      {view === 'settings' ? <SettingsScreen /> : null}
+    </main>
+  );
+}
+
+/** The frame (rail, top bar, screen, dossier, status bar) and the dialogs every screen shares. */
 function Shell() {
-  const [view, setView] = useState<View>('files');
-  const [dossier, setDossier] = useState<DossierTarget | null>(null);
-  const [expanded, setExpanded] = useState(false);
-  const [paletteOpen, setPaletteOpen] = useState(false);
-  const [watchOpen, setWatchOpen] = useState(false);
-  const [addResult, setAddResult] = useState<AddResult | null>(null);
-  const [notices, setNotices] = useState<Notice[]>([]);
-  const [upload, setUpload] = useState<QueueProgress | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const [chatThreadId, setChatThreadId] = useState<string | null>(null);
-  const dragDepth = useRef(0);
-  const seq = useRef(0);
+  const shell = useShell();
+  const { actions, expanded } = shell;
+  const { view, go, dossier, notify } = actions;
+  const drop = useWindowDrop(actions.addFiles, notify);
   const { settings } = useStatus();
-
-  const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
-    const id = ++seq.current;
-    setNotices((prev) => [...prev.slice(-3), { id, text, tone }]);
-    if (tone !== 'error') setTimeout(() => setNotices((prev) => prev.filter((n) => n.id !== id)), 5000);
-  }, []);
-
-  const openDossier = useCallback(
-    (id: string, from: DossierTarget['from'] = 'select', at?: DossierTarget['at']) => {
-      setDossier({ id, from, seq: ++seq.current, ...(at ? { at } : {}) });
-    },
-    [],
-  );
-  const closeDossier = useCallback(() => {
-    setDossier(null);
-    setExpanded(false);
-  }, []);
-
-  const go = useCallback((next: View) => setView(next), []);
-
-  const addFiles = useCallback(
-    async (files: DroppedFile[], source: string) => {
-      setView('files');
-      setUpload({ done: 0, total: files.length, current: null });
-      try {
-        const report = await addDroppedFiles(files, undefined, setUpload);
-        setAddResult({ report, source });
-        notify(summarizeReport(report), report.refused.length ? 'info' : 'success');
-      } catch (err) {
-        notify(`Could not add the files: ${errorText(err)}`, 'error');
-      } finally {
-        setUpload(null);
-      }
-    },
-    [notify],
-  );
-
-  const loadSample = useCallback(async () => {
-    try {
-      const report = await call('sample.load');
-      setView('files');
-      setAddResult({ report, source: 'Sample workspace', indexing: true });
-    } catch (err) {
-      notify(`Could not load the sample workspace: ${errorText(err)}`, 'error');
-    }
-  }, [notify]);
-
-  const indexAll = useCallback(async () => {
-    try {
-      const res = await call('files.index', {});
-      notify(
-        res.queued ? `Queued ${plural(res.queued, 'file')} for indexing` : 'Every file is already indexed',
-        'success',
-      );
-    } catch (err) {
-      notify(`Could not start indexing: ${errorText(err)}`, 'error');
-    }
-  }, [notify]);
-
-  const actions = useMemo<AppActions>(
-    () => ({
-      view,
-      go,
-      dossier,
-      openDossier,
-      closeDossier,
-      notify,
-      openPalette: () => setPaletteOpen(true),
-      openWatchDialog: () => setWatchOpen(true),
-      showAddResult: setAddResult,
-      chatThreadId,
-      setChatThreadId,
-      addFiles,
-      loadSample,
-      indexAll,
-    }),
-    [view, go, dossier, openDossier, closeDossier, notify, chatThreadId, addFiles, loadSample, indexAll],
-  );
-  const commands = useMemo(() => buildCommands(actions), [actions]);
-
-  useHotkey('mod+k', (e) => {
-    e.preventDefault();
-    setPaletteOpen((open) => !open);
-  });
-  useHotkey('escape', () => {
-    if (dossier && !layerOpen()) closeDossier();
-  });
-
-  const onDragEnter = (e: DragEvent) => {
-    if (!dragHasFiles(e.dataTransfer)) return;
-    e.preventDefault();
-    dragDepth.current++;
-    setDragging(true);
-  };
-  const onDragOver = (e: DragEvent) => {
-    if (!dragHasFiles(e.dataTransfer)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-  };
-  const onDragLeave = () => {
-    dragDepth.current = Math.max(0, dragDepth.current - 1);
-    if (dragDepth.current === 0) setDragging(false);
-  };
-  const onDrop = (e: DragEvent) => {
-    dragDepth.current = 0;
-    setDragging(false);
-    if (!dragHasFiles(e.dataTransfer)) return;
-    e.preventDefault();
-    const pending = takeDropItems(e.dataTransfer);
-    void resolveDropItems(pending)
-      .then((files) => (files.length ? addFiles(files, 'Dropped files') : notify('The drop held no files')))
-      .catch((err: unknown) => notify(`Could not read the dropped files: ${errorText(err)}`, 'error'));
-  };
+  const addResult = shell.addResult;
 
   return (
     <AppContext.Provider value={actions}>
@@ -184,56 +60,42 @@ function Shell() {
       <div
         className="app"
         data-dropzone="files"
-        onDragEnter={onDragEnter}
-        onDragOver={onDragOver}
-        onDragLeave={onDragLeave}
-        onDrop={onDrop}
+        onDragEnter={drop.onDragEnter}
+        onDragOver={drop.onDragOver}
+        onDragLeave={drop.onDragLeave}
+        onDrop={drop.onDrop}
       >
         <Rail view={view} onGo={go} />
         <div className="app__main">
-          <TopBar onSearch={() => setPaletteOpen(true)} />
+          <TopBar onSearch={() => shell.setPaletteOpen(true)} />
           <div className={expanded && dossier ? 'app__content is-expanded' : 'app__content'}>
-            <main className="app__screen">
-              {view === 'files' ? <FilesScreen /> : null}
-              {view === 'chat' ? <ChatScreen /> : null}
-              {view === 'inbox' ? <InboxScreen /> : null}
-              {view === 'graph' ? <GraphScreen /> : null}
-              {view === 'activity' ? <ActivityScreen /> : null}
-              {view === 'settings' ? <SettingsScreen /> : null}
-            </main>
+            <Screen view={view} />
             {dossier ? (
-              <DossierPane
-                target={dossier}
-                expanded={expanded}
-                onToggleExpanded={() => setExpanded((x) => !x)}
-              />
+              <DossierPane target={dossier} expanded={expanded} onToggleExpanded={shell.toggleExpanded} />
             ) : null}
           </div>
         </div>
-        <StatusBar onOpenSettings={() => setView('settings')} />
-        {dragging ? <DropOverlay /> : null}
-        {upload ? <UploadPanel progress={upload} /> : null}
-        <Notices
-          notices={notices}
-          onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))}
-        />
+        <StatusBar onOpenSettings={() => go('settings')} />
+        {drop.dragging ? <DropOverlay /> : null}
+        {shell.upload ? <UploadPanel progress={shell.upload} /> : null}
+        <Notices notices={shell.notices} onDismiss={shell.dismissNotice} />
       </div>
       <CommandPalette
-        open={paletteOpen}
-        onOpenChange={setPaletteOpen}
-        commands={commands}
-        onOpenItem={openDossier}
+        open={shell.paletteOpen}
+        onOpenChange={shell.setPaletteOpen}
+        commands={shell.commands}
+        onOpenItem={actions.openDossier}
       />
       <WatchFolderDialog
-        open={watchOpen}
-        onOpenChange={setWatchOpen}
+        open={shell.watchOpen}
+        onOpenChange={shell.setWatchOpen}
         onWatched={(f) => notify(`Watching ${f.path} (${plural(f.files, 'file')})`, 'success')}
       />
       <AddReportDialog
         report={addResult?.report ?? null}
         source={addResult?.source ?? ''}
         autoIndex={(settings?.indexOnAdd ?? false) || addResult?.indexing === true}
-        onClose={() => setAddResult(null)}
+        onClose={shell.closeAddResult}
         onIndexed={(n) =>
           notify(n ? `Queued ${plural(n, 'file')} for indexing` : 'Already indexed', 'success')
         }

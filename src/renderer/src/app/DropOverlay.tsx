@@ -1,4 +1,5 @@
 import { Upload } from 'lucide-react';
+import './overlays.css';
 
 /** Covers the window while files are dragged over it. */
 export function DropOverlay() {

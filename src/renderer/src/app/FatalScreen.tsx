@@ -1,4 +1,5 @@
 import type { StartupProblem } from '../lib/api.ts';
+import './fatal.css';
 
 /** Shown instead of the app when it cannot start (no token, no bridge). */
 export function FatalScreen({ problem }: { problem: StartupProblem }) {

@@ -1,5 +1,6 @@
 import { X } from 'lucide-react';
 import type { Notice } from './app-context.ts';
+import './overlays.css';
 
 /** Short-lived confirmations ("Queued 4 files"), announced politely; errors stay until closed. */
 export function Notices({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number) => void }) {

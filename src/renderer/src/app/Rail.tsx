@@ -2,6 +2,7 @@ import { Activity, FolderOpen, Inbox, type LucideIcon, MessageSquare, Network, S
 import { useInboxCount } from '../features/inbox/useInboxCount.ts';
 import type { View } from './app-context.ts';
 import { useStatus } from './status-context.ts';
+import './rail.css';
 
 const ITEMS: { view: View; label: string; icon: LucideIcon }[] = [
   { view: 'files', label: 'Files', icon: FolderOpen },

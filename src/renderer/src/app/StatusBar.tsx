@@ -4,6 +4,7 @@ import { ProgressBar } from '../components/ProgressBar.tsx';
 import { Tip } from '../components/Tip.tsx';
 import { formatDateTime, formatRelative, plural } from '../lib/format.ts';
 import { useStatus } from './status-context.ts';
+import './statusbar.css';
 
 /** Indexing queue, semantic search, the chat model and the data folder; always in view. */
 export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {

@@ -1,4 +1,5 @@
 import { Search } from 'lucide-react';
+import './topbar.css';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 

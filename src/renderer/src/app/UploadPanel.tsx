@@ -1,6 +1,7 @@
 import { Loader2 } from 'lucide-react';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import type { QueueProgress } from '../lib/upload-queue.ts';
+import './overlays.css';
 
 /** While a drop is being added: how many files of how many, and which one. */
 export function UploadPanel({ progress }: { progress: QueueProgress }) {

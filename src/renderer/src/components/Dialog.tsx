@@ -6,6 +6,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import './dialog.css';
 
 export type DialogProps = {
   open: boolean;

@@ -1,6 +1,7 @@
 import { AlertCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { AppError } from '#shared/errors.ts';
+import './notice.css';
 
 export type ErrorNoticeProps = {
   error: unknown;

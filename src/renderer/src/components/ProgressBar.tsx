@@ -1,3 +1,5 @@
+import './progress.css';
+
 /** A determinate bar (value 0..1) or an indeterminate one (value null). */
 export function ProgressBar({ value, label }: { value: number | null; label: string }) {
   const pct = value === null ? null : Math.round(Math.max(0, Math.min(1, value)) * 100);

@@ -1,3 +1,5 @@
+import './skeleton.css';
+
 /** Placeholder lines while something loads (announced once to screen readers). */
 export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; label?: string }) {
   return (

@@ -1,3 +1,5 @@
+import './switch.css';
+
 export type SwitchProps = {
   checked: boolean;
   onChange: (checked: boolean) => void;

@@ -1,5 +1,6 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
 import type { ReactNode } from 'react';
+import './tooltip.css';
 
 /** A tooltip on hover and keyboard focus. The trigger must be focusable (a button or tabIndex). */
 export function Tip({

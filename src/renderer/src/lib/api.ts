@@ -56,6 +56,15 @@ export function startApi(): StartupProblem | null {
   return startupProblem;
 }
 
+/**
+ * Puts `next` in place of the transport startApi() would pick (null: none). The component tests stand a
+ * fake engine behind the real components this way (src/renderer/src/test/fake-transport.ts).
+ */
+export function installTransport(next: Transport | null): void {
+  transport = next;
+  startupProblem = null;
+}
+
 function current(): Transport {
   if (!transport)
     throw new AppError('engine-unavailable', startupProblem?.message ?? 'The app is not connected.');

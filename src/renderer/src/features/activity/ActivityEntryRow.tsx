@@ -1,6 +1,7 @@
 import { ChevronRight, MessageSquare, Search, Syringe, Wrench, Zap } from 'lucide-react';
 import type { ActivityEntry } from '#shared/api/types.ts';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import './activity.css';
 
 function iconFor(event: string) {
   if (event.includes('search')) return <Search size={14} aria-hidden="true" />;

@@ -6,6 +6,7 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { useCall } from '../../hooks/useCall.ts';
 import { call } from '../../lib/api.ts';
 import { ActivityEntryRow } from './ActivityEntryRow.tsx';
+import './activity.css';
 
 const PAGE = 100;
 

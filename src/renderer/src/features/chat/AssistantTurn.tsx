@@ -3,6 +3,7 @@ import type { ChatTurn } from '#shared/api/types.ts';
 import { describeCitation } from '../../lib/format.ts';
 import { CitedText } from './CitedText.tsx';
 import { PassageCard } from './PassageCard.tsx';
+import './turns.css';
 
 export type AssistantTurnProps = { turn: ChatTurn; onOpen: (itemId: string) => void };
 

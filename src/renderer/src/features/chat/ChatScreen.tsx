@@ -8,6 +8,7 @@ import { call } from '../../lib/api.ts';
 import { Composer } from './Composer.tsx';
 import { ThreadList } from './ThreadList.tsx';
 import { ThreadView } from './ThreadView.tsx';
+import './chat.css';
 
 export function ChatScreen() {
   const app = useApp();

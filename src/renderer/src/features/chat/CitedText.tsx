@@ -1,5 +1,6 @@
 import type { InjectedMemory } from '#shared/api/types.ts';
 import { describeCitation } from '../../lib/format.ts';
+import './turns.css';
 
 export type CitedTextProps = { text: string; memories: InjectedMemory[]; onOpen: (itemId: string) => void };
 

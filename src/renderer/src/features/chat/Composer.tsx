@@ -1,5 +1,6 @@
 import { ArrowUp } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import './chat.css';
 
 export type ComposerProps = { onSend: (text: string) => void; busy: boolean; autoFocusKey: string };
 

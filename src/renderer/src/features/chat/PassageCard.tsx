@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Passage } from '#shared/api/types.ts';
 import { HighlightedText } from '../../components/HighlightedText.tsx';
 import { describeCitation } from '../../lib/format.ts';
+import './turns.css';
 
 export type PassageCardProps = { passage: Passage; n: number; onOpen: (itemId: string) => void };
 

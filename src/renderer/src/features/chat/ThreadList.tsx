@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { call } from '../../lib/api.ts';
 import { formatRelative } from '../../lib/format.ts';
+import './chat.css';
 
 export type ThreadListProps = {
   threads: ChatThreadSummary[] | undefined;

@@ -4,6 +4,8 @@ import type { ChatThread } from '#shared/api/types.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { AssistantTurn } from './AssistantTurn.tsx';
+import './chat.css';
+import './turns.css';
 
 export type ThreadViewProps = {
   thread: ChatThread | null;

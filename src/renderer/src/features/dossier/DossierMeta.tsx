@@ -1,6 +1,7 @@
 import { AlertTriangle, Info } from 'lucide-react';
 import type { ItemView } from '#shared/api/types.ts';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts';
+import './dossier.css';
 
 /** Origin, format and health of an item: who or what added it, when, from which source and run, and the date the file states. */
 export function DossierMeta({ item, file }: { item: ItemView; file: ItemView | null }) {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { OutlineEntry } from '#shared/api/types.ts';
 import { outlineLabels } from './outline-labels.ts';
+import './dossier.css';
 
 export type DossierOutlineProps = {
   outline: OutlineEntry[];

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.tsx';
+import './dossier.css';
 
 export type DossierTextProps = {
   label: string;

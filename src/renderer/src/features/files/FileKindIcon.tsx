@@ -1,4 +1,5 @@
 import { File, FileSpreadsheet, FileText, FileType } from 'lucide-react';
+import './files.css';
 
 /** One icon per file format (or kind), so a long list scans by shape. */
 export function FileKindIcon({ kind, format }: { kind: string; format: string | null }) {

@@ -4,6 +4,7 @@ import type { FileState } from '#shared/api/types.ts';
 import { Switch } from '../../components/Switch.tsx';
 import { FilterMenu } from './FilterMenu.tsx';
 import { FILE_STATE_LIST, type FileQuery, hasFilters } from './file-query.ts';
+import './files.css';
 
 const STATE_LABEL: Record<FileState, string> = {
   added: 'Added (not indexed)',

@@ -2,6 +2,7 @@ import { Check, Pencil, ShieldAlert, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { ProposalView } from '#shared/api/writeback-types.ts';
 import { formatRelative } from '../../lib/format.ts';
+import './inbox.css';
 
 export type ProposalCardProps = {
   proposal: ProposalView;

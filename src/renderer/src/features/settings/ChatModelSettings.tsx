@@ -1,63 +1,29 @@
 import { PlugZap, Save } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import type { ConnectionTestView } from '#shared/api/writeback-types.ts';
-import { useStatus } from '../../app/status-context.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { useCall } from '../../hooks/useCall.ts';
-import { call } from '../../lib/api.ts';
+import { useChatModelForm } from './use-chat-model-form.ts';
+import './settings.css';
 
 /**
  * The chat model: any OpenAI-compatible endpoint. Nothing is on until a base URL and a model name are
  * saved (Ollama's address is only suggested). The key is never shown back, only whether one is stored.
  */
 export function ChatModelSettings() {
-  const { refreshStatus } = useStatus();
-  const config = useCall('chatModel.get', undefined);
-  const [baseUrl, setBaseUrl] = useState('');
-  const [model, setModel] = useState('');
-  const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [test, setTest] = useState<ConnectionTestView | null>(null);
-  const data = config.data;
-
-  useEffect(() => {
-    if (!data) return;
-    setBaseUrl(data.baseUrl ?? '');
-    setModel(data.model ?? '');
-  }, [data]);
-
-  const save = async (e?: FormEvent) => {
-    e?.preventDefault();
-    setBusy(true);
-    setError(null);
-    setTest(null);
-    try {
-      const next = await call('chatModel.set', { baseUrl, model, ...(key ? { key } : {}) });
-      config.setData(next);
-      setKey('');
-      refreshStatus();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const runTest = async () => {
-    setBusy(true);
-    setTest(null);
-    try {
-      setTest(await call('chatModel.test', {}));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const clearKey = async () => {
-    config.setData(await call('chatModel.set', { key: '' }));
-  };
-
+  const {
+    config,
+    data,
+    baseUrl,
+    setBaseUrl,
+    model,
+    setModel,
+    key,
+    setKey,
+    busy,
+    error,
+    test,
+    save,
+    runTest,
+    clearKey,
+  } = useChatModelForm();
   return (
     <section className="settings-section" aria-labelledby="chat-model-title">
       <h2 id="chat-model-title" className="settings-section__title">

@@ -9,6 +9,7 @@ import { call } from '../../lib/api.ts';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
+import './settings.css';
 
 const downloadModel = () => call('model.download');
 

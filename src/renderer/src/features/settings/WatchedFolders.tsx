@@ -8,6 +8,7 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { useCall } from '../../hooks/useCall.ts';
 import { call } from '../../lib/api.ts';
 import { formatRelative, plural } from '../../lib/format.ts';
+import './settings.css';
 
 const STATUS_LABEL: Record<WatchedFolder['status'], string> = {
   watching: 'Watching',

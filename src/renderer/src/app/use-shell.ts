@@ -1,0 +1,152 @@
+/**
+ * The shell's state: which screen, what the dossier shows, the shared dialogs and notices, and the
+ * actions every screen reaches through AppContext. Ctrl/Cmd+K toggles the palette; Esc closes the
+ * dossier unless a dialog or menu is open (it takes Esc first).
+ */
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { PaletteItem } from '../features/palette/palette-items.ts';
+import { useHotkey } from '../hooks/useHotkey.ts';
+import { addDroppedFiles, call, type DroppedFile } from '../lib/api.ts';
+import { plural } from '../lib/format.ts';
+import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
+import type { AddResult, AppActions, DossierTarget, Notice, View } from './app-context.ts';
+import { buildCommands } from './commands.ts';
+
+export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Whether a Radix layer (dialog, menu, tooltip) is open and should get Esc first. */
+function layerOpen(): boolean {
+  return !!document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]');
+}
+
+export type Shell = {
+  actions: AppActions;
+  commands: PaletteItem[];
+  expanded: boolean;
+  toggleExpanded: () => void;
+  paletteOpen: boolean;
+  setPaletteOpen: (open: boolean) => void;
+  watchOpen: boolean;
+  setWatchOpen: (open: boolean) => void;
+  addResult: AddResult | null;
+  closeAddResult: () => void;
+  notices: Notice[];
+  dismissNotice: (id: number) => void;
+  upload: QueueProgress | null;
+};
+
+export function useShell(): Shell {
+  const [view, setView] = useState<View>('files');
+  const [dossier, setDossier] = useState<DossierTarget | null>(null);
+  const [expanded, setExpanded] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [watchOpen, setWatchOpen] = useState(false);
+  const [addResult, setAddResult] = useState<AddResult | null>(null);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const [upload, setUpload] = useState<QueueProgress | null>(null);
+  const [chatThreadId, setChatThreadId] = useState<string | null>(null);
+  const seq = useRef(0);
+
+  const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
+    const id = ++seq.current;
+    setNotices((prev) => [...prev.slice(-3), { id, text, tone }]);
+    if (tone !== 'error') setTimeout(() => setNotices((prev) => prev.filter((n) => n.id !== id)), 5000);
+  }, []);
+
+  const openDossier = useCallback(
+    (id: string, from: DossierTarget['from'] = 'select', at?: DossierTarget['at']) => {
+      setDossier({ id, from, seq: ++seq.current, ...(at ? { at } : {}) });
+    },
+    [],
+  );
+  const closeDossier = useCallback(() => {
+    setDossier(null);
+    setExpanded(false);
+  }, []);
+
+  const go = useCallback((next: View) => setView(next), []);
+
+  const addFiles = useCallback(
+    async (files: DroppedFile[], source: string) => {
+      setView('files');
+      setUpload({ done: 0, total: files.length, current: null });
+      try {
+        const report = await addDroppedFiles(files, undefined, setUpload);
+        setAddResult({ report, source });
+        notify(summarizeReport(report), report.refused.length ? 'info' : 'success');
+      } catch (err) {
+        notify(`Could not add the files: ${errorText(err)}`, 'error');
+      } finally {
+        setUpload(null);
+      }
+    },
+    [notify],
+  );
+
+  const loadSample = useCallback(async () => {
+    try {
+      const report = await call('sample.load');
+      setView('files');
+      setAddResult({ report, source: 'Sample workspace', indexing: true });
+    } catch (err) {
+      notify(`Could not load the sample workspace: ${errorText(err)}`, 'error');
+    }
+  }, [notify]);
+
+  const indexAll = useCallback(async () => {
+    try {
+      const res = await call('files.index', {});
+      notify(
+        res.queued ? `Queued ${plural(res.queued, 'file')} for indexing` : 'Every file is already indexed',
+        'success',
+      );
+    } catch (err) {
+      notify(`Could not start indexing: ${errorText(err)}`, 'error');
+    }
+  }, [notify]);
+
+  const actions = useMemo<AppActions>(
+    () => ({
+      view,
+      go,
+      dossier,
+      openDossier,
+      closeDossier,
+      notify,
+      openPalette: () => setPaletteOpen(true),
+      openWatchDialog: () => setWatchOpen(true),
+      showAddResult: setAddResult,
+      chatThreadId,
+      setChatThreadId,
+      addFiles,
+      loadSample,
+      indexAll,
+    }),
+    [view, go, dossier, openDossier, closeDossier, notify, chatThreadId, addFiles, loadSample, indexAll],
+  );
+  const commands = useMemo(() => buildCommands(actions), [actions]);
+
+  useHotkey('mod+k', (e) => {
+    e.preventDefault();
+    setPaletteOpen((open) => !open);
+  });
+  useHotkey('escape', () => {
+    if (dossier && !layerOpen()) closeDossier();
+  });
+
+  return {
+    actions,
+    commands,
+    expanded,
+    toggleExpanded: () => setExpanded((x) => !x),
+    paletteOpen,
+    setPaletteOpen,
+    watchOpen,
+    setWatchOpen,
+    addResult,
+    closeAddResult: () => setAddResult(null),
+    notices,
+    dismissNotice: (id) => setNotices((prev) => prev.filter((n) => n.id !== id)),
+    upload,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The file grid's keyboard and mouse: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
+ * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier
+ * and I indexes the selection. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
+ */
+import type { KeyboardEvent, MouseEvent, RefObject } from 'react';
+import type { FileRow } from '#shared/api/types.ts';
+import { extendTo, moveFocus, type Selection, selectAll, selectOnly, toggle } from '../../lib/selection.ts';
+import type { FileRows } from './useFileRows.ts';
+
+export type GridKeysInput = {
+  rows: FileRows;
+  total: number;
+  rowHeight: number;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  selection: Selection;
+  onSelection: (next: Selection) => void;
+  onOpen: (row: FileRow) => void;
+  onIndexSelection: () => void;
+};
+
+export function useGridKeys({
+  rows,
+  total,
+  rowHeight,
+  scrollRef,
+  selection,
+  onSelection,
+  onOpen,
+  onIndexSelection,
+}: GridKeysInput) {
+  const focus = selection.focus;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: page,
+      PageUp: -page,
+      Home: -total,
+      End: total,
+    };
+    const delta = moves[e.key];
+    if (delta !== undefined) {
+      e.preventDefault();
+      onSelection(moveFocus(selection, delta, total, e.shiftKey));
+      return;
+    }
+    if (e.key === 'Enter' && focus !== null) {
+      const row = rows.getRow(focus);
+      if (row) {
+        e.preventDefault();
+        onOpen(row);
+      }
+    } else if (e.key === ' ' && focus !== null) {
+      e.preventDefault();
+      onSelection(toggle(selection, focus));
+    } else if ((e.key === 'a' || e.key === 'A') && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      onSelection(selectAll(total));
+    } else if ((e.key === 'i' || e.key === 'I') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      onIndexSelection();
+    }
+  };
+
+  const onRowClick = (e: MouseEvent, index: number) => {
+    scrollRef.current?.focus({ preventScroll: true });
+    if (e.shiftKey) onSelection(extendTo(selection, index, e.ctrlKey || e.metaKey));
+    else if (e.ctrlKey || e.metaKey) onSelection(toggle(selection, index));
+    else {
+      onSelection(selectOnly(index));
+      const row = rows.getRow(index);
+      if (row) onOpen(row);
+    }
+  };
+
+  return { onKeyDown, onRowClick };
+}
