@@ -1,5 +1,5 @@
 /**
- * The one guard of the local HTTP endpoints ([H1]–[H4] in docs/SECURITY.md, src/cli/http-guard.ts),
+ * The one guard of the local HTTP endpoints ([H1]–[H4] in docs/SECURITY.md, src/platform/http-guard.ts),
  * as a client on this machine sees it: the same table of requests against every endpoint, each
  * served by a real process on 127.0.0.1. `brain serve` serves the browser host's API, the MCP
  * endpoint it mounts and, as the embedding owner of its workspace, /embed; `brain mcp --http` in

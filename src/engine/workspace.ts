@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir } from '../platform/private-files.ts';
 import { AppError } from '../shared/errors.ts';
 import { type Db, writeTx } from './db/driver.ts';
-import { ensurePrivateDir } from './util/private-files.ts';
 
 export function resolveHome(home?: string): string {
   const dir = home || process.env.BRAIN_HOME || join(homedir(), '.org-brain');

@@ -1,7 +1,7 @@
 /**
  * One error-status map for every HTTP answer Org Brain gives ([H4] in docs/SECURITY.md): the
  * local hosts (the browser host, MCP over HTTP, the embedding endpoint; their guard is
- * src/cli/http-guard.ts) and the team server (src/server/errors.ts) answer an error with the
+ * src/platform/http-guard.ts) and the team server (src/server/errors.ts) answer an error with the
  * status its code maps to here. A few answers need a status the code alone does not say; those
  * carry it explicitly (`details.status`): 401 for a missing or wrong token (code `forbidden`), 413
  * for a body over its route's cap (code `refused`), the team server's 429.

@@ -3,7 +3,7 @@
  * createMcpHttpHandler at /mcp) and for `brain mcp --http`, which serves only this (and, when no
  * other process owns the embedding model, the embedding endpoint; see engine/embed/remote.ts).
  *
- * Security ([H1]–[H4] in docs/SECURITY.md, the one guard in src/cli/http-guard.ts): bound to
+ * Security ([H1]–[H4] in docs/SECURITY.md, the one guard in src/platform/http-guard.ts): bound to
  * 127.0.0.1 by whoever listens; every request must carry the per-launch bearer token (constant-time
  * compare), a local Host with the right port (DNS rebinding) and, if a browser sends one, a
  * same-origin Origin; bodies are capped. Sessions (one per MCP client, so the agent's clientInfo
@@ -18,9 +18,9 @@ import { BrainWork } from '../../engine/api/writeback-host.ts';
 import type { Embedder } from '../../engine/embed/index.ts';
 import { EMBED_PATH, removeOwnerFile, serveEmbeddings, writeOwnerFile } from '../../engine/embed/remote.ts';
 import { Engine } from '../../engine/engine.ts';
+import { readBody, refuseRequest, sendJson } from '../../platform/http-guard.ts';
 import { toTransferable } from '../../shared/errors.ts';
 import { httpStatusOf } from '../../shared/http-status.ts';
-import { readBody, refuseRequest, sendJson } from '../http-guard.ts';
 import { lendEmbedder, openEngineForAgent } from './agent-engine.ts';
 import { createAgentServer, instrumentTransport } from './server.ts';
 

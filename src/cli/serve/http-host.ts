@@ -1,7 +1,7 @@
 /**
  * The browser host: the same app and the same BrainApi as the Electron window, over HTTP on
  * 127.0.0.1 only, for a person in a browser and for the end-to-end tests. Every request passes the
- * one local-HTTP guard (src/cli/http-guard.ts, [H1]–[H4] in docs/SECURITY.md): a local Host with
+ * one local-HTTP guard (src/platform/http-guard.ts, [H1]–[H4] in docs/SECURITY.md): a local Host with
  * this port (no DNS rebinding) and, when a browser sends one, this page's Origin; every API request
  * also the per-launch token, and each route has its body cap.
  */
@@ -10,10 +10,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tooLargeReason } from '../../engine/add.ts';
 import type { BrainHost } from '../../engine/api/host.ts';
+import {
+  type Refusal,
+  readBody,
+  refuseHostOrOrigin,
+  refuseToken,
+  sendJson as send,
+} from '../../platform/http-guard.ts';
 import { MAX_FILE_BYTES } from '../../shared/constants.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { httpStatusOf } from '../../shared/http-status.ts';
-import { type Refusal, readBody, refuseHostOrOrigin, refuseToken, sendJson as send } from '../http-guard.ts';
 import { SECURITY_HEADERS, serveStatic } from './static.ts';
 
 /** [H3] The cap of /api/invoke; /api/upload's is the file limit, answered as a refused file. */

@@ -8,16 +8,15 @@
  *
  * The endpoint (EMBED_PATH): GET → the owner's ModelState; POST {texts} → {modelId, state,
  * vectors: base64 float32[]}. It is guarded like every local HTTP endpoint ([H1]–[H4] in
- * docs/SECURITY.md) by the one guard in src/cli/http-guard.ts: biome.json lets the engine import
- * it (for src/engine it forbids only electron, react, src/main and src/renderer), and one
- * implementation is the point.
+ * docs/SECURITY.md) by the one guard in src/platform/http-guard.ts (Node code every process may
+ * use; biome.json keeps the engine from importing src/cli or src/server).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Refusal, readBody, refuseRequest, sendJson } from '../../cli/http-guard.ts';
+import { type Refusal, readBody, refuseRequest, sendJson } from '../../platform/http-guard.ts';
 import { EMBED_BATCH } from '../../shared/constants.ts';
 import { AppError, ERROR_CODES, type ErrorCode, toTransferable } from '../../shared/errors.ts';
 import { httpStatusOf } from '../../shared/http-status.ts';
