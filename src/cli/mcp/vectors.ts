@@ -1,1 +1,0 @@
-export { vectorFor } from '../../engine/embed/vector-for.ts';
