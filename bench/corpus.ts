@@ -19,7 +19,7 @@ const SCOPE_MIX: readonly [string, number][] = [
   ['team:sales', 0.1],
   ['user:bench', 0.1],
 ];
-export const VOCAB_SIZE = 20_000;
+const VOCAB_SIZE = 20_000;
 const ZIPF_S = 1.05;
 const WORDS_PER_SECTION = 150;
 const SECTIONS_PER_FILE = 20;

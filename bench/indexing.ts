@@ -8,7 +8,7 @@ import { Engine } from '../src/engine/engine.ts';
 import { vocabulary } from './corpus.ts';
 import { mb, rng, round, zipfSampler } from './util.ts';
 
-export const PDF_FIXTURES: readonly { file: string; pages: number }[] = [
+const PDF_FIXTURES: readonly { file: string; pages: number }[] = [
   { file: 'pdfjs-tracemonkey.pdf', pages: 14 },
   { file: 'pdfjs-pdkids.pdf', pages: 55 },
   { file: 'sf-GeoTopo-komprimiert.pdf', pages: 117 },
@@ -41,11 +41,7 @@ export type IndexingResult = {
 };
 
 /** Markdown files of about `fileKb` each: headings, paragraphs, lists and the odd code block. */
-export function writeMarkdown(
-  dir: string,
-  totalMb: number,
-  fileKb: number,
-): { files: number; bytes: number } {
+function writeMarkdown(dir: string, totalMb: number, fileKb: number): { files: number; bytes: number } {
   mkdirSync(dir, { recursive: true });
   const vocab = vocabulary();
   const rand = rng(11);

@@ -10,9 +10,9 @@ import type { SearchMode } from '../src/engine/search/search.ts';
 import type { SearchHit } from '../src/shared/types.ts';
 import { round } from './util.ts';
 
-export const SCIFACT_DIR = '/work/shared/eval/scifact';
+const SCIFACT_DIR = '/work/shared/eval/scifact';
 
-export type ModeScore = {
+type ModeScore = {
   mode: SearchMode;
   ndcg10: number;
   recall100: number;
@@ -47,13 +47,13 @@ function readQrels(path: string): Map<string, Set<string>> {
 }
 
 /** The doc id of a hit: its file's label without the extension. */
-export function docOf(hit: SearchHit): string | null {
+function docOf(hit: SearchHit): string | null {
   const label = hit.citation?.fileLabel || (hit.storageKind === 'file' ? hit.label : '');
   return label ? basename(label).replace(/\.md$/, '') : null;
 }
 
 /** Docs in order of their best hit. */
-export function collapse(hits: readonly SearchHit[]): string[] {
+function collapse(hits: readonly SearchHit[]): string[] {
   const seen = new Set<string>();
   const docs: string[] = [];
   for (const h of hits) {
@@ -66,7 +66,7 @@ export function collapse(hits: readonly SearchHit[]): string[] {
   return docs;
 }
 
-export function ndcgAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+function ndcgAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
   let dcg = 0;
   ranked.slice(0, k).forEach((d, i) => {
     if (relevant.has(d)) dcg += 1 / Math.log2(i + 2);
@@ -76,7 +76,7 @@ export function ndcgAt(ranked: readonly string[], relevant: ReadonlySet<string>,
   return ideal > 0 ? dcg / ideal : 0;
 }
 
-export function recallAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+function recallAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
   if (relevant.size === 0) return 0;
   return ranked.slice(0, k).filter((d) => relevant.has(d)).length / relevant.size;
 }

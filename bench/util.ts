@@ -89,19 +89,6 @@ export function round(x: number, digits = 2): number {
   return Math.round(x * f) / f;
 }
 
-/** Times fn once, in milliseconds. */
-export function timeMs(fn: () => void): number {
-  const t = performance.now();
-  fn();
-  return performance.now() - t;
-}
-
-export async function timeMsAsync(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
-
 /** Prints an aligned plain-text table. */
 export function printTable(
   title: string,

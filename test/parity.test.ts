@@ -146,18 +146,17 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+type Row = Case & Partial<Pick<InboxCase, 'before'>>;
+
 /** Every domain's table (test/parity/*.cases.ts), built on the workspace made above. */
-async function cases(): Promise<(Case & Partial<Pick<InboxCase, 'before'>>)[]> {
-  const world: ParityWorld = { home, engine, sectionId };
-  return [
-    ...retrievalCases(world),
-    ...noteCases(world),
-    ...graphCases(world),
-    ...inboxCases(world),
-    ...knowledgeCases(world),
-    ...teamCases(world),
-  ];
-}
+const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
+  retrieval: retrievalCases,
+  notes: noteCases,
+  graph: graphCases,
+  inbox: inboxCases,
+  knowledge: knowledgeCases,
+  team: teamCases,
+};
 
 /**
  * The surfaces that offer a row's operation: MCP only for an operation with a tool, the command
@@ -170,20 +169,24 @@ function surfacesOf(c: Case): string[] {
   );
 }
 
-describe('[P1] every surface answers an operation alike', { timeout: 120_000 }, () => {
-  it('the same result or the same error code through IPC, HTTP, the CLI and MCP', async () => {
-    for (const c of await cases()) {
-      const answers: Record<string, Answer> = {};
-      for (const surface of surfacesOf(c)) {
-        c.before?.();
-        answers[surface] = without(await (adapters[surface] as (c: Case) => Promise<Answer>)(c), c.fresh);
+// Each row starts a `brain` process: a domain's table takes a few seconds alone, minutes on a
+// loaded two-core machine.
+describe('[P1] every surface answers an operation alike', { timeout: 600_000 }, () => {
+  for (const [domain, rows] of Object.entries(DOMAINS)) {
+    it(`${domain}: the same result or the same error code through IPC, HTTP, the CLI and MCP`, async () => {
+      for (const c of rows({ home, engine, sectionId })) {
+        const answers: Record<string, Answer> = {};
+        for (const surface of surfacesOf(c)) {
+          c.before?.();
+          answers[surface] = without(await (adapters[surface] as (c: Case) => Promise<Answer>)(c), c.fresh);
+        }
+        const first = answers.ipc;
+        for (const [surface, answer] of Object.entries(answers)) {
+          expect(answer, `${c.name} through ${surface}`).toEqual(first);
+        }
       }
-      const first = answers.ipc;
-      for (const [surface, answer] of Object.entries(answers)) {
-        expect(answer, `${c.name} through ${surface}`).toEqual(first);
-      }
-    }
-  });
+    });
+  }
 
   it('each surface keeps its own limits, declared in the contract: agents get at most 8 hits', async () => {
     const c: Case = {

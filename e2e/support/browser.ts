@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENS_DIR = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'screens');
+const SCREENS_DIR = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'screens');
 
 export type Session = {
   context: BrowserContext;

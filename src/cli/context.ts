@@ -10,7 +10,7 @@ export type GlobalOptions = { home?: string; as?: string };
  * The command being run (`search`, `members add`), without its arguments: what an `--as` record
  * in Activity names ([R3] in docs/RETRIEVAL.md). Queries and paths stay out of it.
  */
-export function commandName(program: Command): string {
+function commandName(program: Command): string {
   const [first, second] = program.args;
   const command = program.commands.find((c) => c.name() === first);
   return command && command.commands.length > 0 && second ? `${first} ${second}` : (first ?? '');

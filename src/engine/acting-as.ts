@@ -41,7 +41,7 @@ function ownsFolder(home: string): boolean {
 }
 
 /** Why `own` may not act as another member, or null when it may. */
-export function actingAsRefusal(db: Db, home: string, own: string): string | null {
+function actingAsRefusal(db: Db, home: string, own: string): string | null {
   if (!ownsFolder(home)) {
     return `the workspace folder ${home} belongs to another account than the one running this command`;
   }

@@ -15,10 +15,10 @@ import type { Db } from './db/driver.ts';
 import { canSee, visibleScopes } from './scope.ts';
 import type { InjectEventData, SearchEventData, ToolEventData } from './telemetry.ts';
 
-export const ACTIVITY_LIMIT_DEFAULT = 50;
-export const ACTIVITY_LIMIT_MAX = 500;
+const ACTIVITY_LIMIT_DEFAULT = 50;
+const ACTIVITY_LIMIT_MAX = 500;
 
-export type { ActivityEntry, ActivityItem } from '../shared/api/types.ts';
+export type { ActivityEntry } from '../shared/api/types.ts';
 
 export type ActivityQuery = {
   user: string;

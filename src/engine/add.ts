@@ -17,9 +17,9 @@ import { detectFormat } from './ingest/index.ts';
 import type { DetectResult } from './ingest/types.ts';
 import { ftsDelete, getRow, type ItemRow } from './items.ts';
 
-export type AddedFile = { id: string; label: string; path: string };
+type AddedFile = { id: string; label: string; path: string };
 /** A file already here, in `scope`, that was added again asking for another scope: it stays where it is. */
-export type ScopeKept = AddedFile & { scope: string; asked: string };
+type ScopeKept = AddedFile & { scope: string; asked: string };
 export type AddResult = {
   added: AddedFile[];
   unchanged: AddedFile[];
@@ -37,7 +37,7 @@ export type AddPathsOptions = {
   onProgress?: (progress: AddProgress) => void;
 };
 
-export const KIND_OF_FORMAT: Record<FileFormat, string> = {
+const KIND_OF_FORMAT: Record<FileFormat, string> = {
   md: 'markdown',
   txt: 'text',
   pdf: 'pdf',

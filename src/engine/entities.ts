@@ -23,7 +23,7 @@ function entityKind(kind: string): EntityKind {
 }
 
 /** The normalised forms of every alias of an entity (legal suffixes dropped for organisations). */
-export function normalisedAliases(row: Pick<ItemRow, 'body' | 'label' | 'kind'>): string[] {
+function normalisedAliases(row: Pick<ItemRow, 'body' | 'label' | 'kind'>): string[] {
   const kind = entityKind(row.kind);
   return [...new Set(entityAliases(row).map((a) => normaliseName(a, kind)))].filter(Boolean);
 }
@@ -104,7 +104,7 @@ function trigrams(s: string): Set<string> {
 }
 
 /** Trigram similarity (Dice coefficient) of two normalised names, 0..1. */
-export function nameSimilarity(a: string, b: string): number {
+function nameSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const ta = trigrams(a);
   const tb = trigrams(b);
@@ -114,7 +114,7 @@ export function nameSimilarity(a: string, b: string): number {
 }
 
 /** Levenshtein distance, stopping early once it is over `max`. */
-export function editDistance(a: string, b: string, max = 3): number {
+function editDistance(a: string, b: string, max = 3): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -133,7 +133,7 @@ export function editDistance(a: string, b: string, max = 3): number {
 }
 
 /** Why two normalised names look like one thing, or null when they do not. */
-export function closeNames(a: string, b: string): { similarity: number; reason: string } | null {
+function closeNames(a: string, b: string): { similarity: number; reason: string } | null {
   if (a === b) return { similarity: 1, reason: `same name "${a}"` };
   const similarity = nameSimilarity(a, b);
   const shortest = Math.min(a.length, b.length);

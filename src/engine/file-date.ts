@@ -17,13 +17,13 @@ import type { Extraction } from './ingest/index.ts';
 import type { ItemRow } from './items.ts';
 
 /** One place a file's date can come from; null when it has nothing to say about this file. */
-export type DateSource = (file: ItemRow, extraction: Extraction) => DocumentDate | null;
+type DateSource = (file: ItemRow, extraction: Extraction) => DocumentDate | null;
 
 const fromDocument: DateSource = (_file, extraction) =>
   extraction.occurredAt ? { at: extraction.occurredAt, from: extraction.datedBy ?? 'the document' } : null;
 
 /** Tried in order; the first date found wins. */
-export const DATE_SOURCES: readonly DateSource[] = [fromDocument];
+const DATE_SOURCES: readonly DateSource[] = [fromDocument];
 
 export type FileDate = {
   /** For the file and its sections. */

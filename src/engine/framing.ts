@@ -23,7 +23,7 @@ const ATTR_KEY = /^[a-z][a-z-]{0,20}$/;
 const ATTR_VALUE = /^[A-Za-z0-9_.:-]{1,100}$/;
 const REMOVED = '[boundary removed]';
 
-export type FenceAttrs = Readonly<Record<string, string | number | undefined>>;
+type FenceAttrs = Readonly<Record<string, string | number | undefined>>;
 
 export type Frame = {
   /** The boundary token of this answer or prompt. */
@@ -79,7 +79,7 @@ export function frameFor(token: string): Frame {
 }
 
 /** `text` with every occurrence of `token` (any case) blanked out, so it cannot close its fence. */
-export function neutralise(text: string, token: string): string {
+function neutralise(text: string, token: string): string {
   if (!token || !text.toLowerCase().includes(token.toLowerCase())) return text;
   return text.replace(new RegExp(token.replace(/[^0-9A-Za-z]/g, '\\$&'), 'gi'), REMOVED);
 }

@@ -90,7 +90,7 @@ export { edgeId };
 export type EdgeView = { id: string; type: string; from: string; to: string; props: Record<string, unknown> };
 export type ItemView = { id: string; label: string; storageKind: StorageKind; kind: string; scope: string };
 
-export function itemView(row: ItemRow): ItemView {
+function itemView(row: ItemRow): ItemView {
   return { id: row.id, label: row.label, storageKind: row.storage_kind, kind: row.kind, scope: row.scope };
 }
 
@@ -342,7 +342,7 @@ export function linkItems(
 
 // ---- neighborhood ----
 
-export type Hop = { hop: number; items: ItemView[]; edges: EdgeView[]; truncated: boolean };
+type Hop = { hop: number; items: ItemView[]; edges: EdgeView[]; truncated: boolean };
 export type Neighborhood = { center: ItemView; hops: Hop[] };
 
 type EdgeRow = { id: string; type: string; from_id: string; to_id: string; props: string | null };

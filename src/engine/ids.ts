@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { deriveEdgeId, deriveItemId, type Sha256Hex } from '../shared/ids.ts';
 
-export const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
+const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
 /** A file or a note, in its creator's namespace. */
 export function ownedItemId(

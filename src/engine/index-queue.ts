@@ -68,7 +68,7 @@ export async function runIndex(
   return { ...report(ctx.db, files), embedded };
 }
 
-export type JobOutcome = {
+type JobOutcome = {
   id: string;
   label: string;
   ok: boolean;

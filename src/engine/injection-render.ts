@@ -9,9 +9,9 @@ import { describeCitation } from '../shared/citation.ts';
 import type { Citation } from '../shared/types.ts';
 import type { Frame } from './framing.ts';
 
-export const INJECTION_TOKEN_TARGET = 1400;
+const INJECTION_TOKEN_TARGET = 1400;
 export const INJECTION_TOKEN_MAX = 1500;
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 const LABEL_MAX_CHARS = 200;
 const TITLE_MAX_CHARS = 320;
 
@@ -36,13 +36,7 @@ function title(item: RenderedItem): string {
   return text.length > TITLE_MAX_CHARS ? `${text.slice(0, TITLE_MAX_CHARS - 1)}…` : text;
 }
 
-/** Where a citation points, in words: "pricing.md, lines 3-9; ". */
-export function where(item: { citation: Citation | null }): string {
-  const text = describeCitation(item.citation);
-  return text ? `${text}; ` : '';
-}
-
-export function tokensOf(text: string): number {
+function tokensOf(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 

@@ -45,19 +45,16 @@ import { freshness } from './search/rrf.ts';
 import { citationOf } from './search/search.ts';
 import { type InjectEventData, logEvent, type Surface } from './telemetry.ts';
 
-export const INJECTION_ABSOLUTE_FLOOR = 0.02;
-export const INJECTION_RELATIVE_FLOOR = 0.6;
+const INJECTION_ABSOLUTE_FLOOR = 0.02;
+const INJECTION_RELATIVE_FLOOR = 0.6;
 export const INJECTION_MAX_ITEMS = 8;
-export const INJECTION_MAX_ANCHORS = 4;
-export const QUERY_MAX_CHARS = 2000;
+const INJECTION_MAX_ANCHORS = 4;
+const QUERY_MAX_CHARS = 2000;
+
 export {
-  CHARS_PER_TOKEN,
   INJECTION_TOKEN_MAX,
-  INJECTION_TOKEN_TARGET,
-  tokensOf,
   trimBody,
   waterFill,
-  where,
 } from './injection-render.ts';
 
 /** What injection needs from an engine (an `Engine` satisfies it). */
@@ -75,7 +72,7 @@ export type InjectionInput = {
   surface: Surface;
 };
 
-export type InjectedItem = {
+type InjectedItem = {
   id: string;
   label: string;
   storageKind: StorageKind;
@@ -88,7 +85,7 @@ export type InjectedItem = {
   citation: Citation | null;
 };
 
-export type AnchorStatus = 'included' | 'not-found' | 'over-limit' | 'duplicate';
+type AnchorStatus = 'included' | 'not-found' | 'over-limit' | 'duplicate';
 
 export type Injection = {
   items: InjectedItem[];

@@ -46,10 +46,6 @@ export function getRow(db: Db, id: string): ItemRow | undefined {
   return stmt(db, 'SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
 }
 
-export function getRowByRowid(db: Db, rowid: number): ItemRow | undefined {
-  return stmt(db, 'SELECT * FROM items WHERE rowid = ?').get(rowid) as ItemRow | undefined;
-}
-
 export function ftsInsert(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
   stmt(db, 'INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(row.rowid, row.label, row.body);
 }
@@ -124,7 +120,7 @@ export function vectorGeneration(db: Db): string {
 }
 
 /** The search stream an item belongs to: entities join the note streams. */
-export function streamOf(kind: StorageKind): 'file' | 'section' | 'note' {
+function streamOf(kind: StorageKind): 'file' | 'section' | 'note' {
   return kind === 'entity' ? 'note' : kind;
 }
 

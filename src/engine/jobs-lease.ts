@@ -23,7 +23,7 @@ export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(ms) && ms > 0 ? ms : DEFAULT_LEASE_MS;
 }
 
-export const LEASE_MS = leaseMs();
+const LEASE_MS = leaseMs();
 
 /** The end of a lease taken (or renewed) now. */
 export function leaseUntil(ms = LEASE_MS): number {

@@ -11,7 +11,7 @@ export type JobKind = 'index' | 'embed';
 export type Job = { id: number; kind: JobKind; item_id: string; attempts: number };
 
 const LEASE_MS = 60_000;
-export const OWNER = `${hostname()}:${process.pid}`;
+const OWNER = `${hostname()}:${process.pid}`;
 
 export function enqueue(db: Db, kind: JobKind, itemIds: readonly string[]): number {
   const now = new Date().toISOString();
@@ -69,16 +69,4 @@ export function finish(db: Db, jobId: number, error: string | null): void {
     db,
     `UPDATE jobs SET state = ?, error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
   ).run(error ? 'failed' : 'done', error, new Date().toISOString(), jobId);
-}
-
-/** True while some job of the kind waits or runs (in any process). */
-export function pendingCount(db: Db, kind: JobKind): { queued: number; running: number } {
-  const rows = stmt(
-    db,
-    `SELECT state, COUNT(*) AS n FROM jobs WHERE kind = ? AND state IN ('queued','running') GROUP BY state`,
-  ).all(kind) as { state: string; n: number }[];
-  return {
-    queued: rows.find((r) => r.state === 'queued')?.n ?? 0,
-    running: rows.find((r) => r.state === 'running')?.n ?? 0,
-  };
 }

@@ -58,7 +58,7 @@ export type ToolEventData = {
  * and goes with the next event, or when the engine closes; a process that exits while the lock
  * is still held loses those rows (the activity log is best effort, the answer is not).
  */
-export const TELEMETRY_LOCK_WAIT_MS = 250;
+const TELEMETRY_LOCK_WAIT_MS = 250;
 /** After a busy attempt, later events wait this long before trying again (a `--batch` of searches). */
 const RETRY_AFTER_MS = 2000;
 const PENDING_MAX = 1000;

@@ -30,7 +30,3 @@ export function registerIpc(
     }
   });
 }
-
-export function unregisterIpc(): void {
-  ipcMain.removeHandler(INVOKE_CHANNEL);
-}

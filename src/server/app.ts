@@ -55,7 +55,7 @@ export type AppContext = Required<
 >;
 
 /** Body limit for everything but pushes and blob uploads, which set their own. */
-export const JSON_BODY_LIMIT = 256 * 1024;
+const JSON_BODY_LIMIT = 256 * 1024;
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 3000, timeWindowMs: 60_000 };
 
 type ErrorReply = { status: number; code: string; message: string; reason?: string };

@@ -20,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export function bearerToken(header: string | undefined): string | null {
+function bearerToken(header: string | undefined): string | null {
   if (!header?.startsWith('Bearer ')) return null;
   const token = header.slice(7).trim();
   return token.length > 0 ? token : null;
@@ -34,7 +34,7 @@ type DeviceRow = {
   removed_at: string | null;
 };
 
-export async function authenticate(db: Queryable, header: string | undefined): Promise<Actor> {
+async function authenticate(db: Queryable, header: string | undefined): Promise<Actor> {
   const token = bearerToken(header);
   if (!token)
     throw unauthorized(

@@ -2,7 +2,3 @@
 export type Clock = { now(): Date };
 
 export const systemClock: Clock = { now: () => new Date() };
-
-export function isoNow(clock: Clock): string {
-  return clock.now().toISOString();
-}

@@ -62,12 +62,12 @@ function lockDataDir(dataDir: string): () => void {
 }
 
 /** `BRAIN_BLOB_QUOTA_BYTES`: bytes of uploads each member may keep ([S27]); unset: the default. */
-export function blobQuotaFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+function blobQuotaFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const n = Number(env.BRAIN_BLOB_QUOTA_BYTES ?? '');
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): AppDeps['rateLimit'] {
+function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): AppDeps['rateLimit'] {
   const max = Number(env.BRAIN_RATE_LIMIT_MAX ?? '');
   if (env.BRAIN_RATE_LIMIT_MAX === '0') return false;
   return Number.isFinite(max) && max > 0 ? { ...DEFAULT_RATE_LIMIT, max } : DEFAULT_RATE_LIMIT;

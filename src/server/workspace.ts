@@ -11,8 +11,8 @@ import type { Db, Queryable } from './db/types.ts';
 import { forbidden, notFound } from './errors.ts';
 import { newDeviceToken, newId, newInviteCode, sha256Hex } from './tokens.ts';
 
-export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
-export const FIRST_ADMIN = 'admin';
+const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+const FIRST_ADMIN = 'admin';
 
 export type Workspace = { id: string; name: string };
 

@@ -16,8 +16,6 @@ export type Locator =
   | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
   | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number };
 
-export type Origin = { actor: string; source: string; run?: string | null; at: string };
-
 export type Citation = {
   itemId: string;
   fileId: string;

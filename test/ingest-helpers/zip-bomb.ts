@@ -25,7 +25,7 @@ export type RawEntry = {
 const enc = new TextEncoder();
 
 /** A raw deflate stream of `prefix` then `pattern` repeated to about `inflated` bytes, built cheaply. */
-export function deflateRun(prefix: string, pattern: string, inflated: number): Uint8Array {
+function deflateRun(prefix: string, pattern: string, inflated: number): Uint8Array {
   const MiB = 1024 * 1024;
   const full = { finishFlush: constants.Z_FULL_FLUSH };
   // A full flush ends on a byte boundary with no back-references, so one compressed MiB repeats.

@@ -36,7 +36,7 @@ export const STORES: readonly Store[] = [
   },
 ];
 
-export const MIGRATION_FILE = /^\d{4}-[a-z0-9-]+\.ts$/;
+const MIGRATION_FILE = /^\d{4}-[a-z0-9-]+\.ts$/;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The source text of the declaration exported as `run` from `file`. */

@@ -11,7 +11,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export const SQLITE_SNAPSHOT = 'src/engine/db/schema-snapshot.json';
 export const SERVER_SNAPSHOT = 'src/server/db/schema-snapshot.json';
-export const REGENERATE =
+const REGENERATE =
   'If the change is intended (a new migration), run `npm run db:snapshot` and commit the changed files; never edit a shipped migration (docs/SCHEMA.md).';
 
 /** SQL as the database keeps it, with every run of whitespace made one space. */

@@ -12,8 +12,7 @@ import {
   ROUTES,
 } from '../../src/shared/sync/protocol.ts';
 
-export type Answer<T> = { status: number; body: T };
-export type ErrorAnswer = { error: { code: string; message: string } };
+type ErrorAnswer = { error: { code: string; message: string } };
 
 export class TestClient {
   constructor(

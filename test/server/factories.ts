@@ -57,7 +57,7 @@ export function hlc(ms: number, counter = 0, node = 'node1'): string {
   return `${String(1_767_225_600_000 + ms).padStart(13, '0')}-${String(counter).padStart(6, '0')}-${node}`;
 }
 
-export function buildItem(overrides: Partial<SyncItem> & { id: string }): SyncItem {
+function buildItem(overrides: Partial<SyncItem> & { id: string }): SyncItem {
   const m = madeOf(overrides.id);
   return {
     storage_kind: m.storage_kind ?? 'note',
@@ -140,7 +140,7 @@ export function proposalId(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function buildProposal(overrides: Partial<SyncProposal> & { id: string }): SyncProposal {
+function buildProposal(overrides: Partial<SyncProposal> & { id: string }): SyncProposal {
   return {
     run_id: `run-${overrides.id.slice(0, 8)}`,
     ordinal: 0,

@@ -14,7 +14,7 @@ import pg from 'pg';
 
 export type TestPostgres = { url: string; stop(): Promise<void> };
 
-export function findPostgresBin(): string | null {
+function findPostgresBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
   const versions = readdirSync(root)

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../src/engine/sync/transport.ts';
 import type { PulledOp } from '../../src/shared/sync/protocol.ts';
 import { makeReplica, makeRoot, type Replica, type StatusOut, type SyncOut } from './helpers.ts';
+import { startPushGate } from './push-gate.ts';
 import { killServer, type ServerProcess, startServerProcess } from './server-process.ts';
 
 type ConnectOut = { user: string; isAdmin: boolean; sync: SyncOut | null; syncError: string | null };
@@ -176,8 +177,11 @@ describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () 
 
   it('killing the server mid-push and restarting it loses nothing and duplicates nothing', async () => {
     const dave = makeReplica(root, 'dave');
+    // Dave's replica talks to the server through a gate that holds his second push: the server is
+    // killed while that push is in flight, after the first was acknowledged.
+    const gate = await startPushGate(() => server.url, 2);
     const code = (await admin.json<{ code: string }>('invite', '--user', 'dave')).code;
-    await dave.json('connect', server.url, '--invite', code);
+    await dave.json('connect', gate.url, '--invite', code);
     for (let i = 0; i < 120; i++) dave.write(`bulk-${i}.md`, markdown(`Bulk ${i}`, `bulkword${i} cargo`));
     await dave.json('add', dave.files);
     await dave.json('index');
@@ -187,16 +191,14 @@ describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () 
     const total = byDave(before.items).length + byDave(before.edges).length;
     expect(total).toBeGreaterThan(500); // more than one push batch
     const sync = dave.brain('sync', '--json');
-    let killedAt = -1;
-    for (let i = 0; i < 2000 && killedAt < 0; i++) {
-      const left = countOutbox(dave);
-      if (left > 0 && left < total) {
-        await killServer(server);
-        killedAt = left;
-      } else await new Promise((r) => setTimeout(r, 10));
-    }
+    await gate.held;
+    const killedAt = countOutbox(dave);
+    await killServer(server);
+    gate.release();
     const cut = await sync;
-    if (killedAt >= 0) expect(cut.code).toBe(1);
+    expect(cut.code).toBe(1);
+    expect(killedAt).toBeGreaterThan(0);
+    expect(killedAt).toBeLessThan(total);
     await restart();
     const done = await dave.json<SyncOut>('sync');
     expect(done.pending).toBe(0);
@@ -212,6 +214,7 @@ describe('[C10] sync end to end with the real server', { timeout: 240_000 }, () 
     expect(eve.dump(['org'])).toEqual(dave.dump(['org']));
     await admin.json('sync');
     expect(admin.dump(['org'])).toEqual(dave.dump(['org']));
+    await gate.close();
     console.log(`mid-push kill with ${killedAt} of ${total} operations still unacknowledged`);
   });
 });

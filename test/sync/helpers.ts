@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 const run = promisify(execFile);
 export const BRAIN = resolve('bin/brain.mjs');
 
-export type CliResult = { stdout: string; stderr: string; code: number };
+type CliResult = { stdout: string; stderr: string; code: number };
 
 export type Replica = {
   name: string;
@@ -72,10 +72,7 @@ const ITEM_DUMP = `id, storage_kind, kind, label, summary, body, source_key, can
   size, file_id, ordinal, locator, indexed, health, scope, origin_actor, origin_source, origin_run, origin_at, occurred_at,
   retired_at, superseded_by, created_at, updated_at, version`;
 
-export function dumpDb(
-  db: Database.Database,
-  scopes?: readonly string[],
-): { items: unknown[]; edges: unknown[] } {
+function dumpDb(db: Database.Database, scopes?: readonly string[]): { items: unknown[]; edges: unknown[] } {
   const items = (
     db.prepare(`SELECT ${ITEM_DUMP} FROM items ORDER BY id`).all() as { id: string; scope: string }[]
   ).filter((r) => !scopes || scopes.includes(r.scope));

@@ -12,7 +12,7 @@ import type { Db } from '../../src/server/db/types.ts';
 import { visibleScopes } from '../../src/server/scopes.ts';
 import type { Op } from '../../src/shared/sync/protocol.ts';
 
-export type Row = Record<string, unknown> & { id: string };
+type Row = Record<string, unknown> & { id: string };
 export type Dump = { items: Row[]; edges: Row[] };
 
 type ItemAt = { scope: string };
@@ -116,7 +116,7 @@ function sortKeys(row: Row): Row {
  * Refusals an honest replica can meet in a race (it wrote by what it knew, the server knew more:
  * a membership change, a move or a retirement it had not pulled yet). Any other reason is a bug.
  */
-export const RACE_REFUSALS: readonly RegExp[] = [
+const RACE_REFUSALS: readonly RegExp[] = [
   /cannot write in scope/,
   /is in a scope \S+ cannot write$/,
   /^edge end \S+ not found$/,

@@ -36,7 +36,7 @@ export function registerMove(program: Command): void {
 }
 
 /** What the move covers and who will see the item after it: the question a person answers. */
-export function moveQuestion(plan: MovePlan): string {
+function moveQuestion(plan: MovePlan): string {
   return `Move ${whatMoves(plan)} from ${plan.from} to ${plan.to}? ${audience(plan.to)}`;
 }
 

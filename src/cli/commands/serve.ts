@@ -24,7 +24,7 @@ import { rendererDir } from '../serve/static.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export function appVersion(): string {
+function appVersion(): string {
   return (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 }
 

@@ -19,7 +19,7 @@ export type AgentContext = {
 
 const NAME_RE = /[^A-Za-z0-9._-]+/g;
 
-export function cleanAgentName(name: string | undefined): string | undefined {
+function cleanAgentName(name: string | undefined): string | undefined {
   const clean = (name ?? '')
     .replace(NAME_RE, '-')
     .replace(/^-+|-+$/g, '')
@@ -27,7 +27,7 @@ export function cleanAgentName(name: string | undefined): string | undefined {
   return clean || undefined;
 }
 
-export function newRunId(): string {
+function newRunId(): string {
   return `run-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }
 

@@ -8,8 +8,6 @@
 import { createFrame, type Frame } from '../../engine/framing.ts';
 import { jsonText } from './tool-result.ts';
 
-export { FRAMED_DATA_NOT_INSTRUCTIONS } from '../../shared/framing-text.ts';
-
 /** Keys whose string values are brain text wherever they occur in an answer. */
 const BRAIN_TEXT_KEYS = new Set(['label', 'body', 'mention', 'note', 'quote']);
 /** Subtrees kept as they are: citations are structured fields clients read (fileLabel, ranges). */
@@ -34,7 +32,7 @@ function walk(value: unknown, visit: (text: string, owner: Record<string, unknow
 }
 
 /** The brain text an answer holds, to draw a boundary none of it contains. */
-export function brainStrings(value: unknown): string[] {
+function brainStrings(value: unknown): string[] {
   const found: string[] = [];
   walk(value, (text) => {
     found.push(text);

@@ -19,7 +19,7 @@ export type ToolPresentation<O extends Operation> = {
   summary?: (out: OutputOf<O>, args: Record<string, unknown>) => Record<string, unknown>;
 };
 
-export function agentCommandContext(ctx: AgentContext): CommandContext {
+function agentCommandContext(ctx: AgentContext): CommandContext {
   return {
     engine: ctx.engine,
     surface: 'agent',

@@ -27,8 +27,8 @@ import { registerBrainRead } from './tools/read.ts';
 import { registerRunEnd } from './tools/run-end.ts';
 import { registerBrainSearch } from './tools/search.ts';
 
-export const SERVER_NAME = 'org-brain';
-export const SERVER_VERSION = '0.1.0';
+const SERVER_NAME = 'org-brain';
+const SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =
   "Org Brain is the team's shared memory. Call brain_context at the start of a task (and when the topic changes) " +
@@ -66,7 +66,7 @@ type Pending = { tool: string; started: number; args: Record<string, unknown> };
 const LONG_TEXT_KEYS = new Set(['body', 'work_products', 'message', 'quote', 'note']);
 
 /** Arguments as telemetry keeps them: ids and short strings as they are, long texts by size only. */
-export function summariseArgs(args: unknown): Record<string, unknown> {
+function summariseArgs(args: unknown): Record<string, unknown> {
   if (typeof args !== 'object' || args === null) return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {

@@ -107,7 +107,7 @@ function toTurn(r: TurnRow): ChatTurn {
 }
 
 /** Character ranges of the question's words (and their inflections) in a passage. */
-export function highlightTerms(text: string, question: string): { start: number; end: number }[] {
+function highlightTerms(text: string, question: string): { start: number; end: number }[] {
   const stems = queryTerms(question).map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
   if (stems.length === 0) return [];
   const escaped = stems.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));

@@ -131,7 +131,7 @@ function toFileRow(r: FileSqlRow, health: string[]): FileRow {
 }
 
 /** `health`: the notes this viewer may see (visibleHealth in src/engine/health.ts). */
-export function toItemView(r: ItemRow, health: string[]): ItemView {
+function toItemView(r: ItemRow, health: string[]): ItemView {
   const from = r.storage_kind === 'file' ? datedFrom(health) : null;
   return {
     id: r.id,

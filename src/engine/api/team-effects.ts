@@ -21,7 +21,7 @@ export type HostSignals = {
 };
 
 /** Runs after an operation; `answer` is what it answered, undefined when it failed. */
-export type OperationEffect = (answer: unknown) => void;
+type OperationEffect = (answer: unknown) => void;
 export type OperationEffects = Partial<Record<string, OperationEffect>>;
 
 type ConnectAnswer = OutputOf<typeof SyncConnect> | undefined;

@@ -24,7 +24,7 @@ type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 type Command = 'chat.remember';
 type WorkHandlers = { [N in Command]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
-export const WRITEBACK_POLL_MS = 3000;
+const WRITEBACK_POLL_MS = 3000;
 
 export class BrainWork {
   private timer: ReturnType<typeof setInterval> | null = null;

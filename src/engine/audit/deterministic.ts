@@ -21,7 +21,7 @@ function isKind(k: string): k is EntityKind {
 }
 
 /** Words of a text with their character offsets, normalised like names (case and accents folded). */
-export function tokenize(text: string): Token[] {
+function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
     const norm = m[0]

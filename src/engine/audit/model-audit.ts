@@ -23,7 +23,7 @@ import type { AuditDeps } from './deterministic.ts';
 export const AUDIT_MAX_STEPS = 30;
 const READ_CHARS = 4000;
 
-export const AUDIT_PROMPT = `You are the audit pass of Org Brain, a team's shared memory. A file was just indexed.
+const AUDIT_PROMPT = `You are the audit pass of Org Brain, a team's shared memory. A file was just indexed.
 Improve the graph around it: record mentions of people, companies and projects in its sections
 (observe_mention, quoting the exact words), and link its sections to related items the brain
 already holds (link, with a short UPPER_SNAKE_CASE type such as RELATES_TO, DEPENDS_ON, OWNED_BY).

@@ -71,7 +71,7 @@ export async function linksAdd(
   );
 }
 
-export async function graphNeighborhood(
+async function graphNeighborhood(
   ctx: CommandContext,
   input: ParsedInputOf<typeof GraphNeighborhood>,
 ): Promise<OutputOf<typeof GraphNeighborhood>> {
@@ -113,6 +113,7 @@ export const graphHandlers = {
 
 /** The engine's own types stay exactly what the output schemas check. */
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type GraphSchemaChecks = [
   Assignable<ItemView, z.infer<typeof ItemViewSchema>>,
   Assignable<EdgeView, z.infer<typeof EdgeViewSchema>>,

@@ -17,7 +17,7 @@ function decider(ctx: CommandContext): Decider {
   return { db: engine.db, workspaceId: engine.workspaceId, user: engine.user, surface: ctx.surface };
 }
 
-export async function inboxList(
+async function inboxList(
   ctx: CommandContext,
   input: ParsedInputOf<typeof InboxList>,
 ): Promise<OutputOf<typeof InboxList>> {
@@ -31,7 +31,7 @@ export async function inboxApprove(
   return approveProposal(decider(ctx), input.id, { body: input.body, label: input.label });
 }
 
-export async function inboxReject(
+async function inboxReject(
   ctx: CommandContext,
   input: ParsedInputOf<typeof InboxReject>,
 ): Promise<OutputOf<typeof InboxReject>> {

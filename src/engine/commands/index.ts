@@ -40,7 +40,7 @@ const HANDLERS: Record<string, Handler> = {
   ...teamHandlers,
 };
 
-export const OPERATIONS: readonly Operation[] = [
+const OPERATIONS: readonly Operation[] = [
   ...RETRIEVAL_OPERATIONS,
   ...NOTE_OPERATIONS,
   ...GRAPH_OPERATIONS,

@@ -21,14 +21,14 @@ import { linkItems } from '../graph.ts';
 import { graphView } from '../graph-view.ts';
 import type { CommandContext } from './types.ts';
 
-export async function entitiesList(
+async function entitiesList(
   ctx: CommandContext,
   input: ParsedInputOf<typeof EntitiesList>,
 ): Promise<OutputOf<typeof EntitiesList>> {
   return { entities: listEntities(ctx.engine.db, ctx.engine.scopes(), input) };
 }
 
-export async function entitiesDuplicates(
+async function entitiesDuplicates(
   ctx: CommandContext,
   input: ParsedInputOf<typeof EntitiesDuplicates>,
 ): Promise<OutputOf<typeof EntitiesDuplicates>> {
@@ -39,7 +39,7 @@ export async function entitiesDuplicates(
  * A person's decision, recorded as a soft edge ([A2], [E1] in docs/PRODUCT.md): both entities keep
  * their ids, names and scopes. Both ends must be visible to the caller (linkItems checks).
  */
-export async function entitiesLink(
+async function entitiesLink(
   ctx: CommandContext,
   input: ParsedInputOf<typeof EntitiesLink>,
 ): Promise<OutputOf<typeof EntitiesLink>> {
@@ -54,21 +54,21 @@ export async function entitiesLink(
   return { id: edge.id, type: edge.type, from: edge.from, to: edge.to };
 }
 
-export async function itemsDossier(
+async function itemsDossier(
   ctx: CommandContext,
   input: ParsedInputOf<typeof ItemsDossier>,
 ): Promise<OutputOf<typeof ItemsDossier>> {
   return dossier(ctx.engine, input.id, input.at);
 }
 
-export async function graphGet(
+async function graphGet(
   ctx: CommandContext,
   input: ParsedInputOf<typeof GraphGet>,
 ): Promise<OutputOf<typeof GraphGet>> {
   return graphView(ctx.engine.db, ctx.engine.scopes(), input);
 }
 
-export async function activityList(
+async function activityList(
   ctx: CommandContext,
   input: ParsedInputOf<typeof ActivityList>,
 ): Promise<OutputOf<typeof ActivityList>> {

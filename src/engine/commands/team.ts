@@ -27,20 +27,18 @@ type Out<O> = Promise<OutputOf<O>>;
 
 /** What the engine's functions answer stays inside what the contract declares. */
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type TeamEngineChecks = [
   Assignable<sync.SyncReport, z.infer<typeof SyncReportSchema>>,
   Assignable<sync.ConnectResult & { status: sync.SyncStatus }, z.infer<typeof SyncConnectSchema>>,
   Assignable<ModelConfigView, OutputOf<typeof Ops.ChatModelGet>>,
 ];
 
-export async function syncStatus(
-  ctx: CommandContext,
-  _: In<typeof Ops.SyncStatus>,
-): Out<typeof Ops.SyncStatus> {
+async function syncStatus(ctx: CommandContext, _: In<typeof Ops.SyncStatus>): Out<typeof Ops.SyncStatus> {
   return sync.getSyncStatus(ctx.engine);
 }
 
-export async function syncConnect(
+async function syncConnect(
   ctx: CommandContext,
   input: In<typeof Ops.SyncConnect>,
 ): Out<typeof Ops.SyncConnect> {
@@ -49,66 +47,57 @@ export async function syncConnect(
 }
 
 /** The round's report, `unsent` included ([S29]): each surface presents it, none drops it. */
-export async function syncNow(ctx: CommandContext, _: In<typeof Ops.SyncNow>): Out<typeof Ops.SyncNow> {
+async function syncNow(ctx: CommandContext, _: In<typeof Ops.SyncNow>): Out<typeof Ops.SyncNow> {
   const report = await sync.syncNow(ctx.engine);
   return { ...report, status: sync.getSyncStatus(ctx.engine) };
 }
 
-export async function syncMembers(
-  ctx: CommandContext,
-  _: In<typeof Ops.SyncMembers>,
-): Out<typeof Ops.SyncMembers> {
+async function syncMembers(ctx: CommandContext, _: In<typeof Ops.SyncMembers>): Out<typeof Ops.SyncMembers> {
   return sync.listMembers(ctx.engine);
 }
 
-export async function syncLeave(ctx: CommandContext, _: In<typeof Ops.SyncLeave>): Out<typeof Ops.SyncLeave> {
+async function syncLeave(ctx: CommandContext, _: In<typeof Ops.SyncLeave>): Out<typeof Ops.SyncLeave> {
   return sync.leave(ctx.engine);
 }
 
 /** A member of this workspace's own tables: scopes before (and beside) a server, `--as` targets. */
-export async function membersAdd(
-  ctx: CommandContext,
-  input: In<typeof Ops.MembersAdd>,
-): Out<typeof Ops.MembersAdd> {
+async function membersAdd(ctx: CommandContext, input: In<typeof Ops.MembersAdd>): Out<typeof Ops.MembersAdd> {
   return ctx.engine.addMember(input.user, input.teams ?? []);
 }
 
-export async function membersInvite(
+async function membersInvite(
   ctx: CommandContext,
   input: In<typeof Ops.MembersInvite>,
 ): Out<typeof Ops.MembersInvite> {
   return sync.createInvitation(ctx.engine, { admin: input.admin, teams: input.teams, user: input.user });
 }
 
-export async function membersRevoke(
+async function membersRevoke(
   ctx: CommandContext,
   input: In<typeof Ops.MembersRevoke>,
 ): Out<typeof Ops.MembersRevoke> {
   return sync.revokeUser(ctx.engine, input.user);
 }
 
-export async function teamsCreate(
+async function teamsCreate(
   ctx: CommandContext,
   input: In<typeof Ops.TeamsCreate>,
 ): Out<typeof Ops.TeamsCreate> {
   return sync.createTeam(ctx.engine, input.team);
 }
 
-export async function teamsAdd(
-  ctx: CommandContext,
-  input: In<typeof Ops.TeamsAdd>,
-): Out<typeof Ops.TeamsAdd> {
+async function teamsAdd(ctx: CommandContext, input: In<typeof Ops.TeamsAdd>): Out<typeof Ops.TeamsAdd> {
   return sync.addToTeam(ctx.engine, input.team, input.user);
 }
 
-export async function teamsRemove(
+async function teamsRemove(
   ctx: CommandContext,
   input: In<typeof Ops.TeamsRemove>,
 ): Out<typeof Ops.TeamsRemove> {
   return sync.removeFromTeam(ctx.engine, input.team, input.user);
 }
 
-export async function chatModelGet(
+async function chatModelGet(
   ctx: CommandContext,
   _: In<typeof Ops.ChatModelGet>,
 ): Out<typeof Ops.ChatModelGet> {
@@ -116,7 +105,7 @@ export async function chatModelGet(
 }
 
 /** The base URL first: a malformed one is refused before anything else of the call is stored. */
-export async function chatModelSet(
+async function chatModelSet(
   ctx: CommandContext,
   input: In<typeof Ops.ChatModelSet>,
 ): Out<typeof Ops.ChatModelSet> {
@@ -127,7 +116,7 @@ export async function chatModelSet(
   return modelConfigView(db, home);
 }
 
-export async function chatModelTest(
+async function chatModelTest(
   ctx: CommandContext,
   _: In<typeof Ops.ChatModelTest>,
 ): Out<typeof Ops.ChatModelTest> {

@@ -6,7 +6,7 @@
 import type { Surface } from '../../shared/api/operation.ts';
 import type { Engine } from '../engine.ts';
 
-export type WriteOrigin = { actor: string; source: string; run: string | null };
+type WriteOrigin = { actor: string; source: string; run: string | null };
 
 export type CommandContext = {
   engine: Engine;

@@ -57,7 +57,7 @@ export function writeTx<T>(db: Db, fn: () => T): T {
 }
 
 /** SQLITE_BUSY and SQLITE_LOCKED (extended codes too) become AppError('busy'); anything else passes. */
-export function asBusy(err: unknown): unknown {
+function asBusy(err: unknown): unknown {
   return isSqliteLockError(err) ? new AppError('busy', BUSY_MESSAGE) : err;
 }
 

@@ -24,7 +24,7 @@ import { cutForEmbedding } from './embedder.ts';
 import type { Embedder, ModelState } from './types.ts';
 
 export const EMBED_PATH = '/embed';
-export const OWNER_FILE = 'owner.json';
+const OWNER_FILE = 'owner.json';
 const EMBED_BODY_MAX_BYTES = 2 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 const STATE_TTL_MS = 10_000;

@@ -23,7 +23,7 @@ const NAMES: Record<'pdf' | 'docx' | 'xlsx', string[]> = {
   xlsx: ['xlsx', 'xlsm'],
 };
 
-export function extensionOf(fileName: string): string {
+function extensionOf(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';

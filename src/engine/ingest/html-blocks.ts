@@ -5,7 +5,7 @@
  */
 import type { Section } from './sections.ts';
 
-export type Block = { text: string; level: number; start: number; end: number };
+type Block = { text: string; level: number; start: number; end: number };
 
 export type CanonicalText = { text: string; blocks: Block[]; tables: number };
 
@@ -21,7 +21,7 @@ type State = {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, name: string) => {
     if (name[0] !== '#') return ENTITIES[name] ?? m;
     const cp = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);

@@ -12,7 +12,7 @@ import { closeWorkers, runInWorker } from './worker-pool.ts';
 import { assertNotZipBomb, readZipDirectory, ZipDirectoryError } from './zip-directory.ts';
 
 export { detectFormat } from './detect.ts';
-export type { Chunk, DetectResult, Extraction } from './types.ts';
+export type { Chunk, Extraction } from './types.ts';
 
 const DOC_KIND: Record<string, string> = { docx: 'Word document', xlsx: 'spreadsheet' };
 

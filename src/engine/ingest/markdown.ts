@@ -22,7 +22,7 @@ export type FrontMatter = {
  * wins: freshness asks how current the text is, and a policy dated 2021 but updated last month
  * was reviewed last month.
  */
-export const DATE_KEYS = ['date', 'updated', 'last_modified', 'lastmod', 'modified'] as const;
+const DATE_KEYS = ['date', 'updated', 'last_modified', 'lastmod', 'modified'] as const;
 
 type Line = { start: number; end: number; text: string };
 

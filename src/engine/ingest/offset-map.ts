@@ -36,7 +36,7 @@ export function makeByteMapper(text: string, encoding: TextEncoding, base: numbe
 }
 
 /** Returns the 1-based line of the character at `pos` (lines split on \n). */
-export function makeLineMapper(text: string): (pos: number) => number {
+function makeLineMapper(text: string): (pos: number) => number {
   let char = 0;
   let line = 1;
   return (pos) => {

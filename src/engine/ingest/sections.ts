@@ -6,10 +6,10 @@ export type Section = { path: string[] | null; start: number; end: number };
 
 export type Piece = Range & { key: string; label: string };
 
-export const PREAMBLE_KEY = '(preamble)';
+const PREAMBLE_KEY = '(preamble)';
 
 /** Hands out keys that are unique within one file, deterministically (same input, same keys). */
-export function makeKeyRegistry(): (key: string) => string {
+function makeKeyRegistry(): (key: string) => string {
   const used = new Set<string>();
   return (key) => {
     let candidate = key;

@@ -11,7 +11,7 @@ export type Range = { start: number; end: number };
 const MIN_PARAGRAPH_CUT = Math.floor(SECTION_MAX_CHARS * 0.3);
 const MIN_OTHER_CUT = Math.floor(SECTION_MAX_CHARS * 0.5);
 
-export function isSpace(code: number): boolean {
+function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x3000;
 }
 
@@ -38,7 +38,7 @@ function alignBackward(text: string, pos: number): number {
 }
 
 /** Where a piece starting at `start` should end: paragraph break, then line break, then space, then hard. */
-export function findCut(text: string, start: number, limit: number): number {
+function findCut(text: string, start: number, limit: number): number {
   const hi = Math.min(limit, start + SECTION_MAX_CHARS);
   let line = -1;
   let space = -1;

@@ -42,7 +42,7 @@ function dateText(d: Date): string {
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
 }
 
-export function valueText(v: ExcelJS.CellValue): string {
+function valueText(v: ExcelJS.CellValue): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return dateText(v);
   if (typeof v !== 'object') return String(v);
@@ -112,7 +112,7 @@ function book(bytes: Uint8Array): Promise<BookText> {
 }
 
 /** The text of rows rowStart..rowEnd, always led by the header row (never repeated). */
-export function renderRows(sheet: SheetText, rowStart: number, rowEnd: number): string {
+function renderRows(sheet: SheetText, rowStart: number, rowEnd: number): string {
   const header = sheet.rows[0];
   if (header === undefined) return '';
   const out = [sheet.lines.get(header)!];

@@ -25,8 +25,8 @@ const CD_SIG = 0x02014b50;
 const MAX_COMMENT = 0xffff;
 
 export const BOMB_TOTAL_BYTES = 1024 * 1024 * 1024;
-export const BOMB_RATIO = 200;
-export const BOMB_ENTRY_BYTES = 100 * 1024 * 1024;
+const BOMB_RATIO = 200;
+const BOMB_ENTRY_BYTES = 100 * 1024 * 1024;
 
 export class ZipDirectoryError extends Error {}
 

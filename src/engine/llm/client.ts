@@ -18,9 +18,9 @@ import { z } from 'zod';
 import type { Frame } from '../framing.ts';
 import type { ModelAccess } from './config.ts';
 
-export const MODEL_TIMEOUT_MS = 120_000;
+const MODEL_TIMEOUT_MS = 120_000;
 
-export function openClient(access: ModelAccess, timeoutMs = MODEL_TIMEOUT_MS): OpenAI {
+function openClient(access: ModelAccess, timeoutMs = MODEL_TIMEOUT_MS): OpenAI {
   return new OpenAI({
     baseURL: access.baseUrl,
     // Local servers (Ollama, llama.cpp) need no key; the client insists on one.

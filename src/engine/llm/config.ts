@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { keyStoreFor } from './key-store.ts';
 
-export const SUGGESTED_BASE_URL = 'http://127.0.0.1:11434/v1';
+const SUGGESTED_BASE_URL = 'http://127.0.0.1:11434/v1';
 export const MODEL_SETTING_KEYS = ['model.baseUrl', 'model.name', 'model.key'] as const;
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
 
@@ -46,7 +46,7 @@ export function readModelConfig(db: Db): ModelConfig {
   return { baseUrl: get(db, 'model.baseUrl'), model: get(db, 'model.name') };
 }
 
-export function normaliseBaseUrl(value: string): string {
+function normaliseBaseUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());

@@ -22,8 +22,8 @@ export type KeyStore = {
 /** Encrypts and decrypts short strings (base64 ciphertext); in the app, `safeStorage` in main. */
 export type Cipher = { encrypt(plain: string): Promise<string>; decrypt(cipher: string): Promise<string> };
 
-export const KEY_FILE = 'model-key';
-export const ENCRYPTED_KEY_FILE = 'model-key.enc';
+const KEY_FILE = 'model-key';
+const ENCRYPTED_KEY_FILE = 'model-key.enc';
 
 function writePrivate(path: string, text: string): void {
   writeFileSync(path, text, { mode: 0o600 });

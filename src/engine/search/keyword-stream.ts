@@ -19,15 +19,15 @@ import { type Db, stmt } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
 
 /** Terms found in more than this share of the rows are dropped (unless they are all that is left). */
-export const MAX_DF_SHARE = 0.2;
+const MAX_DF_SHARE = 0.2;
 /**
  * The most postings (sum of the kept terms' document frequencies) one search scores: scoring is
  * what costs (~1 us a matching row), and the terms dropped by this budget are the commonest ones,
  * with the lowest IDF.
  */
-export const MAX_POSTINGS = 12_000;
+const MAX_POSTINGS = 12_000;
 /** Below this many rows, no term is dropped for being common (scoring all of them is cheap). */
-export const SHAPE_MIN_ROWS = 20_000;
+const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
 
 type DfCache = { generation: Buffer | null; rows: number; df: Map<string, number> };
@@ -92,7 +92,7 @@ function documentFrequencies(
 }
 
 /** The terms worth sending to FTS5: matching something, and not in most rows. */
-export function shapeTerms(db: Db, terms: readonly string[]): string[] {
+function shapeTerms(db: Db, terms: readonly string[]): string[] {
   if (terms.length <= 1) return [...terms];
   const info = documentFrequencies(db, terms);
   if (!info) return [...terms];

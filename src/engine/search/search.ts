@@ -92,7 +92,7 @@ export function search(db: Db, query: string, options: SearchOptions): SearchRes
 }
 
 /** The fused, freshness-weighted best `k` of the six lists, as hits with citations. */
-export function fuseAndLoad(db: Db, lists: StreamLists, k: number, options: SearchOptions): SearchResult {
+function fuseAndLoad(db: Db, lists: StreamLists, k: number, options: SearchOptions): SearchResult {
   const all = [...Object.values(lists.keyword), ...(lists.vector ? Object.values(lists.vector) : [])];
   const fused = fuseRanks(all);
   const now = options.now ?? Date.now();

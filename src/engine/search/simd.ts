@@ -12,7 +12,7 @@
  *    128-bit SIMD (i32x4.dot_i16x8_s); row indexes and dots (i32) go to outIdx / outDot.
  */
 
-export const SIMD_DIM = 384;
+const SIMD_DIM = 384;
 const CODE_BYTES = SIMD_DIM / 8; // 48
 
 function uleb(n: number): number[] {

@@ -16,7 +16,7 @@ import { type Db, stmt } from '../db/driver.ts';
 import { startWorker } from '../util/worker.ts';
 
 export const STREAM_NAMES = ['file', 'section', 'note'] as const;
-export type StreamName = (typeof STREAM_NAMES)[number];
+type StreamName = (typeof STREAM_NAMES)[number];
 
 export type VectorWorkerInput = { path: string };
 export type VectorRequest = {

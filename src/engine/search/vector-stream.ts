@@ -30,8 +30,8 @@ const META_PREFIX = 12;
 const FILTERED = DIM + 1; // the distance that marks a filtered-out or empty slot
 
 /** How many first-pass candidates get rescored: a share of the filtered rows, within bounds. */
-export const RESCORE_SHARE = 0.25;
-export const RESCORE_MIN = 5000;
+const RESCORE_SHARE = 0.25;
+const RESCORE_MIN = 5000;
 
 /**
  * The rows of every mirror of one database live in one WebAssembly memory (the kernels read them

@@ -89,7 +89,7 @@ export function applyPage(
 }
 
 /** One operation, pushed by `actor` (as the server names them); true when it won and changed the replica. */
-export function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch): boolean {
+function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch): boolean {
   const proposals = { db: ctx.db, workspaceId: ctx.workspaceId, surface: ctx.surface ?? 'cli' };
   if (op.kind === 'proposal.upsert') return applyProposalCreate(proposals, op);
   if (op.kind === 'proposal.decide') return applyProposalDecision(proposals, op, actor);
@@ -166,7 +166,7 @@ function keptVector(db: Db, prev: ItemRow): Float32Array | null {
   return hit ? new Float32Array(new Uint8Array(hit.embedding).buffer) : null;
 }
 
-export function decodeVector(data: string): Float32Array | null {
+function decodeVector(data: string): Float32Array | null {
   const bytes = Buffer.from(data, 'base64');
   if (bytes.length !== VECTOR_DIMS * 4) return null;
   const copy = new Uint8Array(bytes).buffer;
@@ -190,7 +190,7 @@ function writeEdge(db: Db, edge: SyncEdge): void {
  * What came from the server: a replica told it is revoked removes it, keeping what was only made
  * here ([S32]). An item is received once a pulled op changed it, even if this replica made it first.
  */
-export function markReceived(db: Db, kind: 'item' | 'edge' | 'proposal', ref: string): void {
+function markReceived(db: Db, kind: 'item' | 'edge' | 'proposal', ref: string): void {
   stmt(db, 'INSERT OR IGNORE INTO sync_received (kind, ref) VALUES (?, ?)').run(kind, ref);
 }
 

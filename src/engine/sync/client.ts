@@ -242,7 +242,7 @@ type ReadPage = Omit<PullResponse, 'ops'> & { ops: PulledOp[]; unknown: UnknownO
  * protocol, or holds a malformed operation of a kind this version knows, is refused whole. An
  * operation of a kind it does not know (a newer peer's) is set aside and counted, never applied.
  */
-export function readPage(raw: unknown): ReadPage {
+function readPage(raw: unknown): ReadPage {
   const parsed = PullResponseSchema.safeParse(raw);
   if (!parsed.success) throw malformed(parsed.error.issues[0]);
   const ops: PulledOp[] = [];

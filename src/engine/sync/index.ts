@@ -177,7 +177,7 @@ export function leave(engine: Engine): { left: string | null; unsent: number } {
 }
 
 /** The user's teams as the server has them now (a team change applies to local scope checks at once). */
-export async function refreshMembership(engine: Engine): Promise<void> {
+async function refreshMembership(engine: Engine): Promise<void> {
   applyMembership(engine.db, await transportOf(engine).me());
 }
 

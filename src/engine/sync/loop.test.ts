@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { until } from '../testing/until.ts';
 import { connect, getSyncStatus } from './index.ts';
 import { SyncLoop } from './loop.ts';
 import { FakeHttpServer } from './testing/fake-http.ts';
@@ -9,14 +10,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function replica(fake: FakeHttpServer, user: string): Promise<{ ws: TestWorkspace; engine: Engine }> {
   const ws = createTestWorkspace();

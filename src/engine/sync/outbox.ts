@@ -61,10 +61,10 @@ export const EDGE_COLUMNS = [
   'retired_at',
 ] as const satisfies readonly (keyof SyncEdge)[];
 
-export type EdgeRow = SyncEdge;
+type EdgeRow = SyncEdge;
 
 /** The synced part of an item row, with its vector when it has one (only synced columns travel). */
-export function syncItemOf(db: Db, row: ItemRow): SyncItem {
+function syncItemOf(db: Db, row: ItemRow): SyncItem {
   const item: Record<string, unknown> = {};
   for (const c of ITEM_COLUMNS) item[c] = row[c];
   let vector: SyncItem['vector'] = null;
@@ -77,12 +77,12 @@ export function syncItemOf(db: Db, row: ItemRow): SyncItem {
   return { ...(item as Omit<SyncItem, 'vector'>), vector };
 }
 
-export function getEdge(db: Db, id: string): EdgeRow | undefined {
+function getEdge(db: Db, id: string): EdgeRow | undefined {
   return stmt(db, `SELECT ${EDGE_COLUMNS.join(', ')} FROM edges WHERE id = ?`).get(id) as EdgeRow | undefined;
 }
 
 /** An edge writes in the narrowest scope of its two ends; null when an end is unknown or they clash. */
-export function edgeScope(db: Db, edge: Pick<EdgeRow, 'from_id' | 'to_id'>): string | null {
+function edgeScope(db: Db, edge: Pick<EdgeRow, 'from_id' | 'to_id'>): string | null {
   const from = getRow(db, edge.from_id);
   const to = getRow(db, edge.to_id);
   if (!from || !to) return null;

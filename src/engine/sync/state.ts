@@ -79,7 +79,7 @@ export function recordAttempt(
 
 const TOKEN_FILE = 'sync-token';
 
-export function tokenPath(home: string): string {
+function tokenPath(home: string): string {
   return join(home, TOKEN_FILE);
 }
 

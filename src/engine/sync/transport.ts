@@ -30,7 +30,7 @@ export type SyncTransport = {
   getBlob(hash: string): Promise<Uint8Array | null>;
 };
 
-export type AdminTransport = {
+type AdminTransport = {
   invite(input: { admin?: boolean; teams?: string[]; user?: string }): Promise<InviteResponse>;
   members(): Promise<MembersResponse>;
   createTeam(team: string): Promise<unknown>;

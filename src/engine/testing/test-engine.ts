@@ -5,10 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engine, type EngineOptions } from '../engine.ts';
 
-export const TINY_MODEL_DIR = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../test/fixtures/tiny-model',
-);
+const TINY_MODEL_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/tiny-model');
 
 export type TestWorkspace = {
   home: string;

@@ -3,7 +3,7 @@
  * generous on purpose: CI machines have two cores and run heavy suites side by side, and a test
  * that waits must fail on "never happened", not on "happened slowly".
  */
-export const UNTIL_MS = 60_000;
+const UNTIL_MS = 60_000;
 
 /** Polls `what` until `ok` accepts its value; returns that value. */
 export async function until<T>(

@@ -11,7 +11,7 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 export type StartWorkerOptions = { data?: unknown; resourceLimits?: ResourceLimits };
 
 /** Every worker entry, by name, with its source path relative to src/engine. */
-export const WORKER_ENTRIES = {
+const WORKER_ENTRIES = {
   'extract-worker': 'ingest/extract-worker.ts',
   'embed-worker': 'embed/embed-worker.ts',
   'download-worker': 'embed/download-worker.ts',
@@ -22,7 +22,7 @@ export type WorkerName = keyof typeof WORKER_ENTRIES;
 const here = fileURLToPath(import.meta.url);
 const fromSource = here.endsWith('.ts');
 
-export function workerEntry(name: WorkerName): URL {
+function workerEntry(name: WorkerName): URL {
   if (fromSource) return pathToFileURL(join(dirname(here), '..', WORKER_ENTRIES[name]));
   return pathToFileURL(join(dirname(here), `${name}.js`));
 }

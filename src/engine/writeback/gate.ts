@@ -15,7 +15,7 @@
  */
 import { type Detection, detectSensitive } from './sensitive.ts';
 
-export const CONFIDENCE_FLOOR = 0.75;
+const CONFIDENCE_FLOOR = 0.75;
 
 export type Proposal = {
   kind: string;
@@ -46,7 +46,7 @@ export type GateDecision = {
 const SCOPE_RE = /^(org|team:[A-Za-z0-9._@-]{1,64}|user:[A-Za-z0-9._@-]{1,64})$/;
 
 /** Why a text is not knowledge, or null when it may be. */
-export function nonsenseReason(label: string, body: string): string | null {
+function nonsenseReason(label: string, body: string): string | null {
   const text = `${label} ${body}`;
   const words = body.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
   if (body.length < 12 || words.length < 4) return 'nonsense: too short to be knowledge';

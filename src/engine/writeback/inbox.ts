@@ -69,7 +69,7 @@ export function isAdmin(db: Db, user: string): boolean {
   return user === firstLocalUser(db);
 }
 
-export function canDecide(db: Db, user: string, scope: string): boolean {
+function canDecide(db: Db, user: string, scope: string): boolean {
   if (!canSee(visibleScopes(db, user), scope)) return false;
   if (scope.startsWith('user:')) return scope === `user:${user}`;
   return isAdmin(db, user);
@@ -131,10 +131,6 @@ export function listInbox(db: Db, user: string, options: { all?: boolean } = {})
     .all(scopes, options.all ? 1 : 0) as Row[];
   const items = rows.map((r) => toView(db, user, r));
   return { pending: items.filter((i) => i.canDecide).length, items };
-}
-
-export function pendingCount(db: Db, user: string): number {
-  return listInbox(db, user).pending;
 }
 
 function pendingRow(db: Db, user: string, id: string): Row {
@@ -222,7 +218,7 @@ export function rejectProposal(d: Decider, id: string, reason: string): Proposal
   return getProposal(d.db, d.user, id);
 }
 
-export function getProposal(db: Db, user: string, id: string): ProposalView {
+function getProposal(db: Db, user: string, id: string): ProposalView {
   const row = db.prepare(`${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
   if (!row || !canSee(visibleScopes(db, user), row.scope))
     throw new AppError('not-found', `No proposal ${id}.`);

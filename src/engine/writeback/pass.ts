@@ -26,7 +26,7 @@ import { claimRun, finishFailed, holdsClaim, passLeaseHooks, pendingRuns, type R
 import { type GateDecision, gate, type Proposal } from './gate.ts';
 import { runWriter, type WriterPassage } from './writer.ts';
 
-export { claimRun, pendingRuns } from './claim.ts';
+export { pendingRuns } from './claim.ts';
 
 export type WritebackDeps = {
   db: Db;

@@ -13,7 +13,7 @@ import { writeTx } from '../db/driver.ts';
 import { readLiveOwner } from '../embed/remote.ts';
 import { type WritebackDeps, writebackInBackground } from './pass.ts';
 
-export type RunStatus = (typeof RUN_STATUSES)[number];
+type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunEnd = {
   run: string;

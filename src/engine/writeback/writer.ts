@@ -15,11 +15,11 @@ import type { Proposal } from './gate.ts';
 
 export const WORK_PRODUCTS_CAP = 8000;
 /** Each search passage's body is cut here: enough to judge overlap, small enough for 5 of them. */
-export const PASSAGE_CHARS = 600;
-export const MAX_PROPOSALS = 3;
-export const WRITER_MAX_STEPS = 12;
+const PASSAGE_CHARS = 600;
+const MAX_PROPOSALS = 3;
+const WRITER_MAX_STEPS = 12;
 
-export const WRITER_PROMPT = `You are the write-back writer of Org Brain, a team's shared memory.
+const WRITER_PROMPT = `You are the write-back writer of Org Brain, a team's shared memory.
 A run (an agent's task, or a chat a person asked to remember) has ended. Its work products follow.
 Decide what, if anything, is worth remembering for the organisation. Ask yourself four questions
 about each candidate:
@@ -67,12 +67,12 @@ const ProposeArgs = z.object({
   sensitive_reason: z.string().max(300).nullish(),
 });
 
-export function capWorkProducts(text: string): string {
+function capWorkProducts(text: string): string {
   return text.length <= WORK_PRODUCTS_CAP ? text : text.slice(0, WORK_PRODUCTS_CAP);
 }
 
 /** Search passages as the model reads them: numbered by their fence, never by their own text. */
-export function formatPassages(frame: Frame, passages: readonly WriterPassage[]): string {
+function formatPassages(frame: Frame, passages: readonly WriterPassage[]): string {
   if (passages.length === 0) return 'nothing found';
   return passages
     .map((p, i) =>

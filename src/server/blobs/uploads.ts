@@ -41,7 +41,7 @@ export async function readableBlobs(
 }
 
 /** Bytes a member has uploaded (each blob once), other than `except`. */
-export async function storedBy(tx: Queryable, user: string, except: string | null = null): Promise<number> {
+async function storedBy(tx: Queryable, user: string, except: string | null = null): Promise<number> {
   const rows = await tx.query<{ n: number | string | null }>(
     'SELECT COALESCE(SUM(size), 0) AS n FROM blob_uploads WHERE user_id = $1 AND hash IS DISTINCT FROM $2',
     [user, except],

@@ -34,8 +34,8 @@ const _span = z
 const _STORAGE_KINDS = ['file', 'section', 'note', 'entity'] as const;
 const _filterList = z.array(z.string().max(80)).max(100).optional();
 
-export const FILE_STATES = ['added', 'indexing', 'indexed', 'failed'] as const;
-export const FILE_SORT_KEYS = ['name', 'kind', 'size', 'addedBy', 'addedAt', 'scope', 'state'] as const;
+const FILE_STATES = ['added', 'indexing', 'indexed', 'failed'] as const;
+const FILE_SORT_KEYS = ['name', 'kind', 'size', 'addedBy', 'addedAt', 'scope', 'state'] as const;
 
 export const FilesListInput = z.object({
   q: z.string().max(200).optional(),

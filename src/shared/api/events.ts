@@ -13,7 +13,7 @@ export type IndexProgressEvent = {
 };
 
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
-export type AddProgressEvent = { done: number; total: number };
+type AddProgressEvent = { done: number; total: number };
 
 export type Events = {
   'index.progress': IndexProgressEvent;

@@ -18,7 +18,7 @@ import type {
   ItemView,
 } from './types.ts';
 
-export const ItemRefSchema = z.object({
+const ItemRefSchema = z.object({
   id: z.string(),
   label: z.string(),
   storageKind: StorageKindSchema,
@@ -26,7 +26,7 @@ export const ItemRefSchema = z.object({
   scope: z.string(),
 });
 
-export const EntitySummarySchema = ItemRefSchema.extend({
+const EntitySummarySchema = ItemRefSchema.extend({
   aliases: z.array(z.string()),
   mentions: z.number(),
   sources: z.number(),
@@ -36,7 +36,7 @@ export const EntitySummarySchema = ItemRefSchema.extend({
 
 const AliasedRefSchema = ItemRefSchema.extend({ aliases: z.array(z.string()) });
 
-export const DuplicatePairSchema = z.object({
+const DuplicatePairSchema = z.object({
   a: AliasedRefSchema,
   b: AliasedRefSchema,
   similarity: z.number(),
@@ -60,7 +60,7 @@ const OriginSchema = z.object({
 });
 const SpanSchema = z.object({ start: z.number(), end: z.number() });
 
-export const ItemViewSchema = ItemRefSchema.extend({
+const ItemViewSchema = ItemRefSchema.extend({
   origin: OriginSchema,
   occurredAt: z.string().nullable(),
   dated: z.object({ at: z.string(), from: z.string() }).nullable(),
@@ -77,7 +77,7 @@ export const ItemViewSchema = ItemRefSchema.extend({
   locator: LocatorSchema.nullable(),
 });
 
-export const EntityDossierSchema = z.object({
+const EntityDossierSchema = z.object({
   aliases: z.array(z.object({ name: z.string(), normalised: z.string() })),
   facts: z.array(
     z.object({
@@ -151,7 +151,7 @@ export const GraphViewSchema = z.object({
   }),
 });
 
-export const ActivityEntrySchema = z.object({
+const ActivityEntrySchema = z.object({
   id: z.number(),
   at: z.string(),
   surface: z.string(),
@@ -184,6 +184,7 @@ export const ActivityListSchema = z.object({ entries: z.array(ActivityEntrySchem
  * a field the schema left out would be stripped from every answer without a word.
  */
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type KnowledgeSchemaChecks = [
   Assignable<ItemRef, z.infer<typeof ItemRefSchema>>,
   Assignable<z.infer<typeof ItemRefSchema>, ItemRef>,

@@ -8,7 +8,6 @@
 import type { z } from 'zod';
 
 export type Surface = 'app' | 'cli' | 'agent';
-export const SURFACES: readonly Surface[] = ['app', 'cli', 'agent'];
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds operations of every input and output type.
 type AnyObject = z.ZodObject<any>;

@@ -45,7 +45,7 @@ export const CitationSchema = z.object({
   page: z.number().optional(),
 });
 
-export const SearchHitSchema = z.object({
+const SearchHitSchema = z.object({
   id: z.string(),
   label: z.string(),
   storageKind: StorageKindSchema,
@@ -101,6 +101,7 @@ export const ContextResultSchema = z.object({
 
 /** The hand-written types the rest of the code uses stay exactly what the schemas check. */
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type SchemaChecks = [
   Assignable<Locator, z.infer<typeof LocatorSchema>>,
   Assignable<Citation, z.infer<typeof CitationSchema>>,

@@ -97,6 +97,7 @@ export const ConnectionTestSchema = z.object({
 });
 
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type TeamSchemaChecks = [
   Assignable<SyncStatusView, z.infer<typeof SyncStatusSchema>>,
   Assignable<MembersResponse, z.infer<typeof MembersSchema>>,

@@ -3,7 +3,7 @@ import type { Citation, Locator, SearchHit, StorageKind } from '../types.ts';
 
 export type AppInfo = { name: string; version: string; user: string; home: string; workspace: string };
 
-export type ModelView = {
+type ModelView = {
   status: 'on' | 'off' | 'downloading';
   modelId: string;
   reason?: string;
@@ -153,15 +153,6 @@ export type Dossier = {
   entity?: EntityDossier | null;
 };
 
-export type ReadView = {
-  id: string;
-  label: string;
-  text: string;
-  lineStart: number;
-  lineEnd: number;
-  citation: Citation | null;
-};
-
 export type Passage = {
   itemId: string;
   label: string;
@@ -205,7 +196,7 @@ export type WatchedFolder = {
   files: number;
 };
 
-export type ActivityItem = { id: string; label: string | null; score: number | null; isAnchor?: boolean };
+type ActivityItem = { id: string; label: string | null; score: number | null; isAnchor?: boolean };
 
 /** One line of the Activity timeline: a search, an injection turn, a tool call, an add. */
 export type ActivityEntry = {

@@ -29,7 +29,7 @@ const itemId = z.string().regex(/^[fsne]_[0-9a-f]{20}$/);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** An item as it travels: the synced columns of `items`, plus its vector when it has one. */
-export const SyncItemSchema = z
+const SyncItemSchema = z
   .object({
     id: itemId,
     storage_kind: z.enum(['file', 'section', 'note', 'entity']),
@@ -65,7 +65,7 @@ export const SyncItemSchema = z
   .strict();
 export type SyncItem = z.infer<typeof SyncItemSchema>;
 
-export const SyncEdgeSchema = z
+const SyncEdgeSchema = z
   .object({
     id: z.string().regex(/^g_[0-9a-f]{20}$/),
     type: z.string().min(1).max(100),
@@ -82,7 +82,7 @@ export const SyncEdgeSchema = z
 export type SyncEdge = z.infer<typeof SyncEdgeSchema>;
 
 /** Proposals are named by the uuid the write-back pass gave them on the replica where the run ended. */
-export const ProposalIdSchema = z.string().uuid();
+const ProposalIdSchema = z.string().uuid();
 
 /**
  * A proposal the gate sent to review, as it travels: the synced columns of `proposals` as they
@@ -90,7 +90,7 @@ export const ProposalIdSchema = z.string().uuid();
  * hold the run still shows the same card (who ran what, and an excerpt of the work products).
  * Skipped proposals and those written straight in are local logs and never travel.
  */
-export const SyncProposalSchema = z
+const SyncProposalSchema = z
   .object({
     id: ProposalIdSchema,
     run_id: z.string().min(1).max(500),

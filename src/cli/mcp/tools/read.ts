@@ -11,7 +11,7 @@ import { registerOperationTool } from '../operation-tool.ts';
  * ours (id, range, the framing rule); the item's own words (label, kind, file label, text) sit in one
  * fence with this answer's boundary, and the cut note comes after it (docs/SECURITY.md [F1]).
  */
-export function formatRead(result: ReadResult): string {
+function formatRead(result: ReadResult): string {
   const fileLabel = result.citation?.fileLabel ?? '';
   // Drawn against every text shown below, so none of it can carry the token.
   const frame = createFrame([result.label, result.kind, fileLabel, result.text]);

@@ -25,7 +25,7 @@ CREATE TABLE sync_received (
 ) WITHOUT ROWID;
 `;
 
-export const DISCONNECTED_BY_UPGRADE =
+const DISCONNECTED_BY_UPGRADE =
   'Org Brain was updated to sync protocol 2, which the old server does not speak: this replica was disconnected (its items stay here). Connect again with a new invitation: `brain connect <server-url> --invite CODE`.';
 
 const SYNC_TABLES = [

@@ -7,7 +7,6 @@
 import { AppError } from '../../../shared/errors.ts';
 import type {
   MeResponse,
-  Op,
   PulledOp,
   PullResponse,
   PushRequest,
@@ -160,5 +159,3 @@ export function fakeTransport(
     },
   };
 }
-
-export type { Op };

@@ -4,7 +4,6 @@ import type { AddReport } from '#shared/api/types.ts';
 import type { DroppedFile } from '../lib/api.ts';
 
 export type View = 'files' | 'chat' | 'inbox' | 'graph' | 'activity' | 'settings';
-export const VIEWS: readonly View[] = ['files', 'chat', 'inbox', 'graph', 'activity', 'settings'];
 
 /** How the dossier was opened: from a citation it scrolls to the cited range. */
 export type DossierTarget = {

@@ -71,10 +71,6 @@ function current(): Transport {
   return transport;
 }
 
-export function transportKind(): Transport['kind'] | null {
-  return transport?.kind ?? null;
-}
-
 /** Calls a command and returns its Result envelope (never throws). */
 export async function callResult<N extends CommandName>(
   name: N,

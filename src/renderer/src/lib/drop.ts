@@ -25,7 +25,7 @@ export function takeDropItems(dt: DataTransfer): Pending[] {
 }
 
 /** The relative path to report for a file: the walk's path, else webkitRelativePath, else its name. */
-export function relativePathOf(file: File, entryPath?: string): string {
+function relativePathOf(file: File, entryPath?: string): string {
   const fromEntry = entryPath?.replace(/^\/+/, '');
   if (fromEntry) return fromEntry;
   if (file.webkitRelativePath) return file.webkitRelativePath;

@@ -3,7 +3,7 @@
  * "shift+click the last row" costs one range, not 100,000 ids. `anchor` is where a shift-range starts;
  * `focus` is the keyboard cursor.
  */
-export type IndexRange = { start: number; end: number };
+type IndexRange = { start: number; end: number };
 export type Selection = { ranges: IndexRange[]; anchor: number | null; focus: number | null };
 
 export const EMPTY_SELECTION: Selection = { ranges: [], anchor: null, focus: null };

@@ -3,7 +3,7 @@
  * it for the tab's lifetime in sessionStorage (a reload keeps working) and strip it from the address bar
  * so it is not left in history or screenshots.
  */
-export const TOKEN_STORAGE_KEY = 'org-brain.token';
+const TOKEN_STORAGE_KEY = 'org-brain.token';
 
 export type TokenReading = {
   /** The token to use, or null when neither the URL nor the session holds one. */

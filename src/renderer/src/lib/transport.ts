@@ -46,7 +46,7 @@ function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /** Reads a host response into a Result, whatever the host sent (JSON envelope, HTML error page…). */
-export async function readEnvelope<T>(res: Response): Promise<Result<T>> {
+async function readEnvelope<T>(res: Response): Promise<Result<T>> {
   let body: unknown = null;
   try {
     body = await res.json();

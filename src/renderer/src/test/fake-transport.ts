@@ -9,9 +9,9 @@ import type { EventName, Events } from '#shared/api/events.ts';
 import { AppError, type ErrorCode } from '#shared/errors.ts';
 import type { Listener, Result, Transport } from '../lib/transport.ts';
 
-export type Handler<N extends CommandName> = (input: Inputs[N]) => Outputs[N] | Promise<Outputs[N]>;
+type Handler<N extends CommandName> = (input: Inputs[N]) => Outputs[N] | Promise<Outputs[N]>;
 export type Handlers = { [N in CommandName]?: Handler<N> };
-export type Call = { name: string; input: unknown };
+type Call = { name: string; input: unknown };
 
 export type FakeTransport = Transport & {
   /** Every command the components called, in order. */

@@ -1,4 +1,4 @@
 import { z } from 'zod';
 
-export const UserIdSchema = z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/);
+const UserIdSchema = z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/);
 export const UserParamSchema = z.object({ user: UserIdSchema });

@@ -27,7 +27,7 @@ export const GRAPH_LIMITS = {
 export const ENTITY_KINDS = ['person', 'company', 'project', 'other'] as const;
 export const RUN_STATUSES = ['succeeded', 'blocked', 'failed', 'cancelled'] as const;
 /** Who runs the pass of a pending run (src/engine/writeback/run-end.ts). */
-export const WRITEBACK_HANDOFFS = ['owner', 'this-process', 'host', 'later'] as const;
+const WRITEBACK_HANDOFFS = ['owner', 'this-process', 'host', 'later'] as const;
 
 const itemId = z.string().trim().min(1).max(GRAPH_LIMITS.idChars);
 

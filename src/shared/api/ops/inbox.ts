@@ -9,11 +9,11 @@ import { defineOperation } from '../operation.ts';
 import type { InboxView, ProposalView, RunView } from '../writeback-types.ts';
 
 /** An edit may be as long as a proposal is stored (src/engine/writeback/pass.ts keeps 300 and 6000). */
-export const INBOX_LIMITS = { idChars: 200, labelChars: 300, bodyChars: 6000, reasonChars: 1000 } as const;
+const INBOX_LIMITS = { idChars: 200, labelChars: 300, bodyChars: 6000, reasonChars: 1000 } as const;
 
 const id = z.string().min(1).max(INBOX_LIMITS.idChars);
 
-export const ProposalViewSchema = z.object({
+const ProposalViewSchema = z.object({
   id: z.string(),
   runId: z.string(),
   kind: z.string(),
@@ -46,9 +46,9 @@ export const ProposalViewSchema = z.object({
     .nullable(),
 });
 
-export const InboxViewSchema = z.object({ pending: z.number(), items: z.array(ProposalViewSchema) });
+const InboxViewSchema = z.object({ pending: z.number(), items: z.array(ProposalViewSchema) });
 
-export const RunViewSchema = z.object({
+const RunViewSchema = z.object({
   id: z.string(),
   agent: z.string(),
   user: z.string(),
@@ -136,6 +136,7 @@ export const INBOX_OPERATIONS = [InboxList, InboxApprove, InboxReject, RunsList]
 
 /** The hand-written types stay exactly what the schemas check, both ways. */
 type Assignable<A extends B, B> = A;
+/** @public A compile-time check: nothing uses it, the compiler reads it. */
 export type InboxSchemaChecks = [
   Assignable<ProposalView, z.infer<typeof ProposalViewSchema>>,
   Assignable<z.infer<typeof ProposalViewSchema>, ProposalView>,

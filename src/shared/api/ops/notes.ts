@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 
-export const NOTE_LIMITS = {
+const NOTE_LIMITS = {
   kindChars: 64,
   labelChars: 300,
   bodyChars: 20_000,

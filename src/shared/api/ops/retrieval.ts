@@ -10,7 +10,7 @@ import { FRAMED_DATA_NOT_INSTRUCTIONS } from '../../framing-text.ts';
 import { defineOperation } from '../operation.ts';
 import { ContextResultSchema, ReadResultSchema, SearchResultSchema } from '../schemas.ts';
 
-export const LIMITS = {
+const LIMITS = {
   queryChars: 2000,
   messageChars: 8000,
   anchorsMax: 4,

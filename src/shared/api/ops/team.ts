@@ -23,7 +23,7 @@ import {
 } from '../team-schemas.ts';
 
 /** The limits of today's contract and sync protocol (src/shared/sync/protocol.ts), in one place. */
-export const TEAM_LIMITS = {
+const TEAM_LIMITS = {
   urlChars: 2000,
   codeCharsMin: 8,
   codeChars: 200,

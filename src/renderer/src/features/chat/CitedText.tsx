@@ -5,7 +5,7 @@ import './turns.css';
 export type CitedTextProps = { text: string; memories: InjectedMemory[]; onOpen: (itemId: string) => void };
 
 /** Splits an answer on its [n] citations; each [n] that names a memory opens that memory's cited range. */
-export function splitCitations(text: string, count: number): { at: number; part: string | number }[] {
+function splitCitations(text: string, count: number): { at: number; part: string | number }[] {
   const out: { at: number; part: string | number }[] = [];
   let last = 0;
   for (const m of text.matchAll(/\[(\d{1,2})\]/g)) {

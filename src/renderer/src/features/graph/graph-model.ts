@@ -20,7 +20,7 @@ export type NodeAttrs = {
 export type EdgeAttrs = { size: number; color: string; type: string; count: number };
 export type BrainGraph = Graph<NodeAttrs, EdgeAttrs>;
 
-export const STORAGE_KIND_COLORS: Record<StorageKind, string> = {
+const STORAGE_KIND_COLORS: Record<StorageKind, string> = {
   file: '#5753d0',
   section: '#9a97e6',
   note: '#d08a1a',
@@ -40,7 +40,7 @@ const EDGE_COLORS: Record<string, string> = {
   HAS_SECTION: 'rgba(87, 83, 208, 0.25)',
 };
 
-export function nodeSize(degree: number): number {
+function nodeSize(degree: number): number {
   return Math.min(22, 4.5 + 2.2 * Math.sqrt(degree));
 }
 
@@ -118,7 +118,7 @@ export function rememberPositions(graph: BrainGraph, positions: Positions): void
 }
 
 /** Lowercase, accents and punctuation folded: what the search box compares. */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

@@ -1,5 +1,5 @@
 /** What the command palette can offer, and how it ranks commands against what was typed. */
-export type PaletteGroup = 'Commands' | 'Files' | 'Passages';
+type PaletteGroup = 'Commands' | 'Files' | 'Passages';
 
 export type PaletteItem = {
   id: string;
