@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Engine } from '../src/engine/engine.ts';
+import { Engine } from '#engine/engine.ts';
 import { vocabulary } from './corpus.ts';
 import { mb, printTable, rng, round } from './util.ts';
 

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Db, openDb } from '../src/engine/db/driver.ts';
-import { vecBlob } from '../src/engine/items.ts';
-import { EMBED_DIM } from '../src/shared/constants.ts';
+import { type Db, openDb } from '#engine/db/driver.ts';
+import { vecBlob } from '#engine/items.ts';
+import { EMBED_DIM } from '#shared/constants.ts';
 import { gaussian, randomUnitVector, rng, zipfSampler } from './util.ts';
 
 export const BENCH_MODEL = 'bench/random-unit-384';

@@ -4,7 +4,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine } from '../src/engine/engine.ts';
+import { Engine } from '#engine/engine.ts';
 import { vocabulary } from './corpus.ts';
 import { mb, rng, round, zipfSampler } from './util.ts';
 

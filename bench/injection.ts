@@ -7,11 +7,11 @@
  *   import { runInjectionBench } from './injection.ts';
  *   runInjectionBench({ sections: 100_000, queries: 200, dir, log });
  */
-import { inject } from '../src/engine/injection.ts';
-import { search } from '../src/engine/search/search.ts';
-import { logEvent } from '../src/engine/telemetry.ts';
-import { EMBED_DIM, SEARCH_K_MAX_AGENT } from '../src/shared/constants.ts';
-import type { SearchResult } from '../src/shared/types.ts';
+import { inject } from '#engine/injection.ts';
+import { search } from '#engine/search/search.ts';
+import { logEvent } from '#engine/telemetry.ts';
+import { EMBED_DIM, SEARCH_K_MAX_AGENT } from '#shared/constants.ts';
+import type { SearchResult } from '#shared/types.ts';
 import { BENCH_MODEL, buildCorpus, READER_SCOPES } from './corpus.ts';
 import {
   gaussian,

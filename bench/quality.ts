@@ -5,9 +5,9 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Engine } from '../src/engine/engine.ts';
-import type { SearchMode } from '../src/engine/search/search.ts';
-import type { SearchHit } from '../src/shared/types.ts';
+import { Engine } from '#engine/engine.ts';
+import type { SearchMode } from '#engine/search/search.ts';
+import type { SearchHit } from '#shared/types.ts';
 import { round } from './util.ts';
 
 const SCIFACT_DIR = '/work/shared/eval/scifact';

@@ -6,16 +6,16 @@
  * ones (recall@50).
  */
 
-import { vecBlob } from '../src/engine/items.ts';
-import { ftsQuery, queryTerms } from '../src/engine/search/keyword.ts';
-import { keywordStream, type Stream, search, vectorStream } from '../src/engine/search/search.ts';
+import { vecBlob } from '#engine/items.ts';
+import { ftsQuery, queryTerms } from '#engine/search/keyword.ts';
+import { keywordStream, type Stream, search, vectorStream } from '#engine/search/search.ts';
 import {
   closeVectorWorker,
   setVectorWorkerMinRows,
   VECTOR_WORKER_MIN_ROWS,
-} from '../src/engine/search/vector-client.ts';
-import { forgetMirror } from '../src/engine/search/vector-stream.ts';
-import { EMBED_DIM, STREAM_ROWS } from '../src/shared/constants.ts';
+} from '#engine/search/vector-client.ts';
+import { forgetMirror } from '#engine/search/vector-stream.ts';
+import { EMBED_DIM, STREAM_ROWS } from '#shared/constants.ts';
 import { BENCH_MODEL, buildCorpus, READER_SCOPES } from './corpus.ts';
 import { gaussian, type Latency, latency, randomUnitVector, rng, round, zipfSampler } from './util.ts';
 

@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PULL_MAX_OPS, PUSH_MAX_OPS } from '#shared/sync/protocol.ts';
 import { buildApp } from '../src/server/app.ts';
 import { createFsBlobStore } from '../src/server/blobs/store.ts';
 import { migrate } from '../src/server/db/migrate.ts';
@@ -17,7 +18,6 @@ import { openPglite } from '../src/server/db/pglite.ts';
 import { openPostgres } from '../src/server/db/pool.ts';
 import type { Db } from '../src/server/db/types.ts';
 import { ensureWorkspace } from '../src/server/workspace.ts';
-import { PULL_MAX_OPS, PUSH_MAX_OPS } from '../src/shared/sync/protocol.ts';
 import { TestClient } from '../test/server/client.ts';
 import { buildItemOp, hlc, itemId, TEST_WORKSPACE } from '../test/server/factories.ts';
 import { startPostgres } from '../test/server/postgres.ts';

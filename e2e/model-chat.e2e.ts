@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { roleOf, type ScriptedModel, startScriptedModel } from '../src/engine/testing/scripted-model.ts';
+import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
 import { openApp, type Session, screenshot, unexpectedProblems } from './support/browser.ts';
 import { brain, freshHome, type Served, serve } from './support/serve.ts';
 

@@ -18,8 +18,8 @@ import {
   type ScriptedModel,
   startScriptedModel,
   writerScript,
-} from '../src/engine/testing/scripted-model.ts';
-import { until } from '../src/engine/testing/until.ts';
+} from '#engine/testing/scripted-model.ts';
+import { until } from '#engine/testing/until.ts';
 
 const BRAIN = resolve('bin/brain.mjs');
 const run = promisify(execFile);

@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Status } from '../src/engine/engine.ts';
-import { observeMention } from '../src/engine/graph.ts';
-import { claim, enqueue } from '../src/engine/jobs.ts';
-import { upsertNote } from '../src/engine/notes.ts';
-import { retireFile } from '../src/engine/retire.ts';
-import { createTestWorkspace, type TestWorkspace } from '../src/engine/testing/test-engine.ts';
+import type { Status } from '#engine/engine.ts';
+import { observeMention } from '#engine/graph.ts';
+import { claim, enqueue } from '#engine/jobs.ts';
+import { upsertNote } from '#engine/notes.ts';
+import { retireFile } from '#engine/retire.ts';
+import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../src/engine/testing/until.ts';
+import { until } from '#engine/testing/until.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');

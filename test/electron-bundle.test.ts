@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { firstMatch } from '../src/engine/testing/until.ts';
+import { firstMatch } from '#engine/testing/until.ts';
 import { buildPdf } from './ingest-helpers/build-pdf.ts';
 
 const ENTRY = resolve('out/main/engine-host.js');

@@ -17,17 +17,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeOwnerFile } from '../src/engine/embed/remote.ts';
-import { Engine } from '../src/engine/engine.ts';
-import { fileKeyStore } from '../src/engine/llm/key-store.ts';
-import { writeToken } from '../src/engine/sync/state.ts';
+import { writeOwnerFile } from '#engine/embed/remote.ts';
+import { Engine } from '#engine/engine.ts';
+import { fileKeyStore } from '#engine/llm/key-store.ts';
+import { writeToken } from '#engine/sync/state.ts';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, type RedeemResponse, ROUTES } from '#shared/sync/protocol.ts';
 import { startServer } from '../src/server/main.ts';
-import {
-  PROTOCOL_HEADER,
-  PROTOCOL_VERSION,
-  type RedeemResponse,
-  ROUTES,
-} from '../src/shared/sync/protocol.ts';
 import { TestClient } from './server/client.ts';
 
 let root: string;

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../src/engine/testing/until.ts';
+import { until } from '#engine/testing/until.ts';
 import { type Endpoint, type Probe, probe } from './local-http-probe.ts';
 
 const BRAIN = resolve('bin/brain.mjs');

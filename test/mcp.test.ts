@@ -14,9 +14,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../src/engine/engine.ts';
-import { linkItems } from '../src/engine/graph.ts';
-import { upsertNote } from '../src/engine/notes.ts';
+import { Engine } from '#engine/engine.ts';
+import { linkItems } from '#engine/graph.ts';
+import { upsertNote } from '#engine/notes.ts';
 
 const BRAIN = resolve('bin/brain.mjs');
 const TINY_MODEL = resolve('test/fixtures/tiny-model');

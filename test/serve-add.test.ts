@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../src/engine/testing/until.ts';
+import { until } from '#engine/testing/until.ts';
 
 const FILES = 10_000;
 

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../src/engine/testing/until.ts';
+import { until } from '#engine/testing/until.ts';
 
 let child: ChildProcess;
 let root: string;

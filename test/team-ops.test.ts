@@ -7,12 +7,12 @@
  * cannot call any of them, and the app hears of a round even when it failed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrainHost } from '../src/engine/api/host.ts';
-import { run, runCommand } from '../src/engine/commands/index.ts';
-import { type CommandContext, memberContext } from '../src/engine/commands/types.ts';
-import { createTestWorkspace, type TestWorkspace } from '../src/engine/testing/test-engine.ts';
-import type { EventName } from '../src/shared/api/events.ts';
-import * as Team from '../src/shared/api/ops/team.ts';
+import { BrainHost } from '#engine/api/host.ts';
+import { run, runCommand } from '#engine/commands/index.ts';
+import { type CommandContext, memberContext } from '#engine/commands/types.ts';
+import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
+import type { EventName } from '#shared/api/events.ts';
+import * as Team from '#shared/api/ops/team.ts';
 import { useServer } from './server/harness.ts';
 import { pgliteBackend } from './server/support.ts';
 

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Engine } from '../src/engine/engine.ts';
-import { until } from '../src/engine/testing/until.ts';
+import { Engine } from '#engine/engine.ts';
+import { until } from '#engine/testing/until.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');

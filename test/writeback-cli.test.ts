@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../src/engine/engine.ts';
-import { roleOf, type ScriptedModel, startScriptedModel } from '../src/engine/testing/scripted-model.ts';
-import { recordRunEnd } from '../src/engine/writeback/run-end.ts';
+import { Engine } from '#engine/engine.ts';
+import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
+import { recordRunEnd } from '#engine/writeback/run-end.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');

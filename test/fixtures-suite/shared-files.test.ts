@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
-import { createTestWorkspace, type TestWorkspace } from '../../src/engine/testing/test-engine.ts';
+import type { Engine } from '#engine/engine.ts';
+import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 
 const SHARED = resolve(process.env.BRAIN_SHARED_DIR ?? '../shared');
 const FIXTURES = join(SHARED, 'fixtures');

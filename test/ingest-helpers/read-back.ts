@@ -1,8 +1,8 @@
 /** The central ingest invariant, checked for every chunk of an extraction. */
 import { expect } from 'vitest';
-import type { Extraction } from '../../src/engine/ingest/index.ts';
-import { readLocator } from '../../src/engine/ingest/index.ts';
-import type { FileFormat } from '../../src/shared/types.ts';
+import type { Extraction } from '#engine/ingest/index.ts';
+import { readLocator } from '#engine/ingest/index.ts';
+import type { FileFormat } from '#shared/types.ts';
 
 export async function expectReadBack(bytes: Uint8Array, format: FileFormat, ex: Extraction): Promise<void> {
   const keys = new Set<string>();

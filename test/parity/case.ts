@@ -3,7 +3,7 @@
  * line that says the same, run through every surface. Each domain keeps its rows in
  * test/parity/<domain>.cases.ts.
  */
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '#engine/engine.ts';
 
 export type Case = {
   name: string;

@@ -4,7 +4,7 @@
  * lands four times: the answer is the same each time except what the first write alone makes
  * (a new entity, a run not yet ended), which `fresh` leaves out.
  */
-import { recordRunEnd } from '../../src/engine/writeback/run-end.ts';
+import { recordRunEnd } from '#engine/writeback/run-end.ts';
 import type { Case, ParityWorld } from './case.ts';
 
 const THEIR_RUN = 'parity-run-of-someone-else';

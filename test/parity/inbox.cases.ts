@@ -4,7 +4,7 @@
  * puts the proposals back as they were, so the approval and the rejection each surface makes start
  * from the same inbox.
  */
-import type { Db } from '../../src/engine/db/driver.ts';
+import type { Db } from '#engine/db/driver.ts';
 import type { Case, ParityWorld } from './case.ts';
 
 /** A row with what must hold before each surface's call (test/parity.test.ts runs it first). */

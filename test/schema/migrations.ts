@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { MIGRATIONS as ENGINE_MIGRATIONS } from '../../src/engine/db/migrations/index.ts';
+import { MIGRATIONS as ENGINE_MIGRATIONS } from '#engine/db/migrations/index.ts';
 import { MIGRATIONS as SERVER_MIGRATIONS } from '../../src/server/db/migrations/index.ts';
 import type { Json } from './snapshot.ts';
 

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Db, openDb } from '../../src/engine/db/driver.ts';
+import { type Db, openDb } from '#engine/db/driver.ts';
 import { type Json, normaliseSql } from './snapshot.ts';
 
 type SchemaRow = { type: string; name: string; tbl_name: string; sql: string | null };

@@ -4,8 +4,8 @@
  * named in the issue that made the server the authority is here, against PGlite and PostgreSQL.
  */
 import { expect, it } from 'vitest';
+import { PROTOCOL_HEADER, ROUTES } from '#shared/sync/protocol.ts';
 import { sweepBlobs } from '../../src/server/blobs/uploads.ts';
-import { PROTOCOL_HEADER, ROUTES } from '../../src/shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
 import {
   buildEdgeOp,

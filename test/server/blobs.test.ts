@@ -1,7 +1,7 @@
 /** Blobs: verified upload, reads only for users who can see an item that references the blob. */
 import { request } from 'node:http';
 import { expect, it } from 'vitest';
-import { BLOB_MAX_BYTES, PROTOCOL_HEADER, PROTOCOL_VERSION, ROUTES } from '../../src/shared/sync/protocol.ts';
+import { BLOB_MAX_BYTES, PROTOCOL_HEADER, PROTOCOL_VERSION, ROUTES } from '#shared/sync/protocol.ts';
 import { buildItemOp, itemId, sha256 } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 

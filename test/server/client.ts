@@ -10,7 +10,7 @@ import {
   type PushResponse,
   type RedeemResponse,
   ROUTES,
-} from '../../src/shared/sync/protocol.ts';
+} from '#shared/sync/protocol.ts';
 
 type ErrorAnswer = { error: { code: string; message: string } };
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Op } from '../../src/shared/sync/protocol.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
 import { buildItemOp, hlc, itemId } from './factories.ts';
 import { forEachBackend } from './harness.ts';

@@ -5,9 +5,9 @@
  * workspace id), and buildItem fills the source key, kind and origin that id stands for.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { deriveItemId, expectedEdgeId, type Sha256Hex } from '../../src/shared/ids.ts';
-import type { Op, SyncEdge, SyncItem, SyncProposal } from '../../src/shared/sync/protocol.ts';
-import type { StorageKind } from '../../src/shared/types.ts';
+import { deriveItemId, expectedEdgeId, type Sha256Hex } from '#shared/ids.ts';
+import type { Op, SyncEdge, SyncItem, SyncProposal } from '#shared/sync/protocol.ts';
+import type { StorageKind } from '#shared/types.ts';
 
 export const TEST_WORKSPACE = 'w_00000000000000000001';
 

@@ -10,13 +10,13 @@
  * printed; a failing one becomes a named regression.
  */
 import { afterEach, expect, it } from 'vitest';
-import { type SyncReport, syncRound } from '../../src/engine/sync/client.ts';
-import { pendingCount } from '../../src/engine/sync/outbox.ts';
-import { type Rng, seededRng } from '../../src/engine/sync/testing/fake-server.ts';
-import { createReplica, type TestReplica } from '../../src/engine/sync/testing/replica.ts';
-import { HttpTransport } from '../../src/engine/sync/transport.ts';
-import { originUser } from '../../src/shared/ids.ts';
-import type { Op } from '../../src/shared/sync/protocol.ts';
+import { type SyncReport, syncRound } from '#engine/sync/client.ts';
+import { pendingCount } from '#engine/sync/outbox.ts';
+import { type Rng, seededRng } from '#engine/sync/testing/fake-server.ts';
+import { createReplica, type TestReplica } from '#engine/sync/testing/replica.ts';
+import { HttpTransport } from '#engine/sync/transport.ts';
+import { originUser } from '#shared/ids.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import type { TestClient } from './client.ts';
 import {
   buildEdgeOp,

@@ -1,6 +1,6 @@
 /** Workspace, invitations, teams, tokens and revocation, through HTTP. */
 import { expect, it } from 'vitest';
-import { ROUTES } from '../../src/shared/sync/protocol.ts';
+import { ROUTES } from '#shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
 import { buildItemOp, itemId } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';

@@ -1,9 +1,9 @@
 /** Operating the server: rate limits, readiness, migrations, JSON body limits. */
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#shared/sync/protocol.ts';
 import { isMigrated, migrate } from '../../src/server/db/migrate.ts';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
-import { ROUTES } from '../../src/shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
 import { forEachBackend, useServer } from './harness.ts';
 import { startTestServer } from './support.ts';

@@ -6,6 +6,8 @@
  * the columns that release's saveItems and saveEdges wrote (src/server/sync/state.ts before 0004),
  * with their last-writer-wins guard.
  */
+
+import type { Op } from '#shared/sync/protocol.ts';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/pool.ts';
@@ -17,7 +19,6 @@ import {
   ensureWorkspace,
   redeemInvitation,
 } from '../../src/server/workspace.ts';
-import type { Op } from '../../src/shared/sync/protocol.ts';
 import {
   buildDecisionOp,
   buildEdgeOp,

@@ -1,6 +1,6 @@
 /** Review proposals: created once, decided once by someone entitled to it, delivered only where visible. */
 import { expect, it } from 'vitest';
-import type { PulledOp } from '../../src/shared/sync/protocol.ts';
+import type { PulledOp } from '#shared/sync/protocol.ts';
 import { buildDecisionOp, buildItemOp, buildProposalOp, itemId, proposalId } from './factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from './harness.ts';
 

@@ -1,6 +1,6 @@
 /** Pull: visibility, order and paging, eviction when items leave a user's scopes, backfill. */
 import { expect, it } from 'vitest';
-import { ROUTES } from '../../src/shared/sync/protocol.ts';
+import { ROUTES } from '#shared/sync/protocol.ts';
 import { buildEdgeOp, buildItemOp, buildProposalOp, hlc, itemId, proposalId } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 

@@ -1,8 +1,8 @@
 /** Push: who may write where, edges, idempotency, sequence numbers, malformed and oversize batches. */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { PUSH_MAX_BYTES, PUSH_MAX_OPS, ROUTES } from '#shared/sync/protocol.ts';
 import { REPLAYED } from '../../src/server/sync/push.ts';
-import { PUSH_MAX_BYTES, PUSH_MAX_OPS, ROUTES } from '../../src/shared/sync/protocol.ts';
 import { buildEdgeOp, buildItemOp, buildProposalOp, hlc, itemId, proposalId } from './factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from './harness.ts';
 

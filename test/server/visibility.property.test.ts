@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import type { Op, PullResponse } from '#shared/sync/protocol.ts';
 import type { Db } from '../../src/server/db/types.ts';
-import type { Op, PullResponse } from '../../src/shared/sync/protocol.ts';
 import { TestClient } from './client.ts';
 import { buildEdgeOp, buildItemOp, hlc, itemId, sha256 } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';

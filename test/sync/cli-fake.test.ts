@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeHttpServer } from '../../src/engine/sync/testing/fake-http.ts';
+import { FakeHttpServer } from '#engine/sync/testing/fake-http.ts';
 import { makeReplica, makeRoot, type StatusOut, type SyncOut } from './helpers.ts';
 
 const fake = new FakeHttpServer();

@@ -6,20 +6,10 @@
  * pin failing seeds below as named regressions.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { pullAll, pushAll, syncRound } from '../../src/engine/sync/client.ts';
-import { pendingCount } from '../../src/engine/sync/outbox.ts';
-import {
-  FakeSyncServer,
-  fakeTransport,
-  type Rng,
-  seededRng,
-} from '../../src/engine/sync/testing/fake-server.ts';
-import {
-  checkIndexes,
-  createReplica,
-  dumpReplica,
-  type TestReplica,
-} from '../../src/engine/sync/testing/replica.ts';
+import { pullAll, pushAll, syncRound } from '#engine/sync/client.ts';
+import { pendingCount } from '#engine/sync/outbox.ts';
+import { FakeSyncServer, fakeTransport, type Rng, seededRng } from '#engine/sync/testing/fake-server.ts';
+import { checkIndexes, createReplica, dumpReplica, type TestReplica } from '#engine/sync/testing/replica.ts';
 
 const open: TestReplica[] = [];
 afterEach(() => {

@@ -6,19 +6,15 @@
  * the server's first one; team proposals reach only the team.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
-import { setModelSetting } from '../../src/engine/llm/config.ts';
-import { connect, syncNow } from '../../src/engine/sync/index.ts';
-import {
-  type ScriptedModel,
-  startScriptedModel,
-  writerScript,
-} from '../../src/engine/testing/scripted-model.ts';
-import { createTestWorkspace, type TestWorkspace } from '../../src/engine/testing/test-engine.ts';
-import { approveProposal, listInbox, rejectProposal } from '../../src/engine/writeback/inbox.ts';
-import { runWritebackPass } from '../../src/engine/writeback/pass.ts';
-import { recordRunEnd } from '../../src/engine/writeback/run-end.ts';
-import type { ProposalView } from '../../src/shared/api/writeback-types.ts';
+import type { Engine } from '#engine/engine.ts';
+import { setModelSetting } from '#engine/llm/config.ts';
+import { connect, syncNow } from '#engine/sync/index.ts';
+import { type ScriptedModel, startScriptedModel, writerScript } from '#engine/testing/scripted-model.ts';
+import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
+import { approveProposal, listInbox, rejectProposal } from '#engine/writeback/inbox.ts';
+import { runWritebackPass } from '#engine/writeback/pass.ts';
+import { recordRunEnd } from '#engine/writeback/run-end.ts';
+import type { ProposalView } from '#shared/api/writeback-types.ts';
 import { useServer } from '../server/harness.ts';
 import { pgliteBackend } from '../server/support.ts';
 

@@ -7,12 +7,12 @@
  * server-side truth ([S8], [S10], [S11]): the same items and edges, no leak, the search index in
  * step, nothing pending, and every refusal one a race explains.
  */
-import { pullAll, pushAll, syncRound } from '../../src/engine/sync/client.ts';
-import { pendingCount } from '../../src/engine/sync/outbox.ts';
-import { forgetReceived } from '../../src/engine/sync/revoked.ts';
-import { RELIABLE } from '../../src/engine/sync/testing/flaky.ts';
-import { checkIndexes, dumpReplica } from '../../src/engine/sync/testing/replica.ts';
-import { AppError } from '../../src/shared/errors.ts';
+import { pullAll, pushAll, syncRound } from '#engine/sync/client.ts';
+import { pendingCount } from '#engine/sync/outbox.ts';
+import { forgetReceived } from '#engine/sync/revoked.ts';
+import { RELIABLE } from '#engine/sync/testing/flaky.ts';
+import { checkIndexes, dumpReplica } from '#engine/sync/testing/replica.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Device, World } from './server-fuzz-world.ts';
 import {
   type Dump,

@@ -7,20 +7,15 @@
  * re-invites members through the real API. Every step is logged; the log is printed on failure.
  */
 
-import { moveItem } from '../../src/engine/move.ts';
-import { retireFile } from '../../src/engine/retire.ts';
-import { canSee, narrowestScope, visibleScopes } from '../../src/engine/scope.ts';
-import type { Rng } from '../../src/engine/sync/testing/fake-server.ts';
-import { type FlakyTransport, flakyTransport } from '../../src/engine/sync/testing/flaky.ts';
-import {
-  createReplica,
-  editBody,
-  heldNotes,
-  type TestReplica,
-} from '../../src/engine/sync/testing/replica.ts';
-import { HttpTransport } from '../../src/engine/sync/transport.ts';
-import { AppError } from '../../src/shared/errors.ts';
-import { originUser } from '../../src/shared/ids.ts';
+import { moveItem } from '#engine/move.ts';
+import { retireFile } from '#engine/retire.ts';
+import { canSee, narrowestScope, visibleScopes } from '#engine/scope.ts';
+import type { Rng } from '#engine/sync/testing/fake-server.ts';
+import { type FlakyTransport, flakyTransport } from '#engine/sync/testing/flaky.ts';
+import { createReplica, editBody, heldNotes, type TestReplica } from '#engine/sync/testing/replica.ts';
+import { HttpTransport } from '#engine/sync/transport.ts';
+import { AppError } from '#shared/errors.ts';
+import { originUser } from '#shared/ids.ts';
 import type { TestClient } from '../server/client.ts';
 import { TEST_WORKSPACE } from '../server/factories.ts';
 import type { SuiteEnv } from '../server/harness.ts';

@@ -14,7 +14,7 @@
  * below as a named regression.
  */
 import { afterEach, expect, it } from 'vitest';
-import { type Rng, seededRng } from '../../src/engine/sync/testing/fake-server.ts';
+import { type Rng, seededRng } from '#engine/sync/testing/fake-server.ts';
 import { forEachBackend, type SuiteEnv, useServer } from '../server/harness.ts';
 import { checkSettled, settle, syncStep } from './server-fuzz-sync.ts';
 import { TEAMS, USERS, World } from './server-fuzz-world.ts';

@@ -6,15 +6,10 @@
  * [S10]).
  */
 import { afterEach, expect, it } from 'vitest';
-import { moveItem } from '../../src/engine/move.ts';
-import { pushAll, syncRound } from '../../src/engine/sync/client.ts';
-import {
-  createReplica,
-  dumpReplica,
-  editBody,
-  type TestReplica,
-} from '../../src/engine/sync/testing/replica.ts';
-import { HttpTransport } from '../../src/engine/sync/transport.ts';
+import { moveItem } from '#engine/move.ts';
+import { pushAll, syncRound } from '#engine/sync/client.ts';
+import { createReplica, dumpReplica, editBody, type TestReplica } from '#engine/sync/testing/replica.ts';
+import { HttpTransport } from '#engine/sync/transport.ts';
 import { TEST_WORKSPACE } from '../server/factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from '../server/harness.ts';
 import { type Dump, scopesOf, serverState, visibleDump } from './server-truth.ts';

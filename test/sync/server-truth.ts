@@ -7,10 +7,10 @@
  * src/engine/sync/outbox.ts), and what a replica holds that the server says its user may not see
  * is a leak.
  */
-import { EDGE_COLUMNS, ITEM_COLUMNS } from '../../src/engine/sync/outbox.ts';
+import { EDGE_COLUMNS, ITEM_COLUMNS } from '#engine/sync/outbox.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import type { Db } from '../../src/server/db/types.ts';
 import { visibleScopes } from '../../src/server/scopes.ts';
-import type { Op } from '../../src/shared/sync/protocol.ts';
 
 type Row = Record<string, unknown> & { id: string };
 export type Dump = { items: Row[]; edges: Row[] };

@@ -1,9 +1,9 @@
 /** `brain activity`: the contract's activity.list (src/shared/api/ops/knowledge.ts), printed. */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { ActivityList, KNOWLEDGE_LIMITS } from '../../shared/api/ops/knowledge.ts';
-import type { ActivityEntry } from '../../shared/api/types.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { ActivityList, KNOWLEDGE_LIMITS } from '#shared/api/ops/knowledge.ts';
+import type { ActivityEntry } from '#shared/api/types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { AddResult } from '../../engine/add.ts';
-import { scopeKeptSentence } from '../../shared/scope-kept.ts';
+import type { AddResult } from '#engine/add.ts';
+import { scopeKeptSentence } from '#shared/scope-kept.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -3,12 +3,12 @@
  * test`: the contract's chatModel.set, chatModel.get and chatModel.test (src/shared/api/ops/team.ts).
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { MODEL_SETTING_KEYS, type ModelSettingKey } from '../../engine/llm/config.ts';
-import type { InputOf } from '../../shared/api/operation.ts';
-import { ChatModelGet, ChatModelSet, ChatModelTest } from '../../shared/api/ops/team.ts';
-import { AppError } from '../../shared/errors.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { MODEL_SETTING_KEYS, type ModelSettingKey } from '#engine/llm/config.ts';
+import type { InputOf } from '#shared/api/operation.ts';
+import { ChatModelGet, ChatModelSet, ChatModelTest } from '#shared/api/ops/team.ts';
+import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -1,9 +1,9 @@
 /** `brain context <message>`: the read injection for a turn, the contract's context.get (src/shared/api/ops). */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { ContextGet } from '../../shared/api/ops/retrieval.ts';
-import { describeCitation } from '../../shared/citation.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { ContextGet } from '#shared/api/ops/retrieval.ts';
+import { describeCitation } from '#shared/citation.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

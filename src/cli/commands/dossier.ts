@@ -1,10 +1,10 @@
 /** `brain dossier <id>`: the contract's items.dossier (src/shared/api/ops/knowledge.ts), printed. */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { ItemsDossier } from '../../shared/api/ops/knowledge.ts';
-import type { Dossier, EntityDossier } from '../../shared/api/types.ts';
-import { describeCitation } from '../../shared/citation.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { ItemsDossier } from '#shared/api/ops/knowledge.ts';
+import type { Dossier, EntityDossier } from '#shared/api/types.ts';
+import { describeCitation } from '#shared/citation.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -1,10 +1,10 @@
 /** `brain graph`: the contract's graph.get (src/shared/api/ops/knowledge.ts), printed. */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { DEFAULT_GRAPH_STORAGE_KINDS } from '../../engine/graph-view.ts';
-import { GraphGet, KNOWLEDGE_LIMITS } from '../../shared/api/ops/knowledge.ts';
-import type { GraphView } from '../../shared/api/types.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { DEFAULT_GRAPH_STORAGE_KINDS } from '#engine/graph-view.ts';
+import { GraphGet, KNOWLEDGE_LIMITS } from '#shared/api/ops/knowledge.ts';
+import type { GraphView } from '#shared/api/types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

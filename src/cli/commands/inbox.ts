@@ -4,10 +4,10 @@
  * limits and who may decide are the engine command's, as on every surface.
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { InboxApprove, InboxList, InboxReject } from '../../shared/api/ops/inbox.ts';
-import type { ProposalView } from '../../shared/api/writeback-types.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { InboxApprove, InboxList, InboxReject } from '#shared/api/ops/inbox.ts';
+import type { ProposalView } from '#shared/api/writeback-types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

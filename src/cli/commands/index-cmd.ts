@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { auditFile } from '../../engine/audit/index.ts';
+import { auditFile } from '#engine/audit/index.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson, progressBar } from '../output.ts';
 

@@ -3,9 +3,9 @@
  * contract's links.add (src/shared/api/ops/graph.ts).
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { LinksAdd } from '../../shared/api/ops/graph.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { LinksAdd } from '#shared/api/ops/graph.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

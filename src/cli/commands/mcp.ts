@@ -5,7 +5,7 @@
  * client's name), --run sets the run id (default: one per process, or per HTTP session).
  */
 import type { Command } from 'commander';
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { GlobalOptions } from '../context.ts';
 import { serveMcpHttp } from '../mcp/http.ts';
 import { runStdio } from '../mcp/stdio.ts';

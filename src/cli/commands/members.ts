@@ -1,8 +1,8 @@
 /** `brain members add`: the contract's members.add (src/shared/api/ops/team.ts), for this workspace. */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { MembersAdd } from '../../shared/api/ops/team.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { MembersAdd } from '#shared/api/ops/team.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

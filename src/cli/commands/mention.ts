@@ -3,10 +3,10 @@
  * the item's scope) and a MENTIONS edge: the contract's mentions.observe (src/shared/api/ops/graph.ts).
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { ENTITY_KINDS, MentionsObserve } from '../../shared/api/ops/graph.ts';
-import { AppError } from '../../shared/errors.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { ENTITY_KINDS, MentionsObserve } from '#shared/api/ops/graph.ts';
+import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { downloadModel } from '../../engine/embed/index.ts';
+import { downloadModel } from '#engine/embed/index.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson, progressBar } from '../output.ts';
 

@@ -5,8 +5,8 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import type { MovePlan, MoveResult } from '../../engine/move.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { MovePlan, MoveResult } from '#engine/move.ts';
+import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

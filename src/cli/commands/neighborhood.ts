@@ -3,9 +3,9 @@
  * edge only when you can see both ends): the contract's graph.neighborhood (src/shared/api/ops/graph.ts).
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { GRAPH_LIMITS, GraphNeighborhood } from '../../shared/api/ops/graph.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { GRAPH_LIMITS, GraphNeighborhood } from '#shared/api/ops/graph.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

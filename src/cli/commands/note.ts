@@ -1,8 +1,8 @@
 /** `brain note add`: a note written straight in, the contract's notes.add (src/shared/api/ops/notes.ts). */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import { NotesAdd } from '../../shared/api/ops/notes.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { NotesAdd } from '#shared/api/ops/notes.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

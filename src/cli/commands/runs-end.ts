@@ -5,10 +5,10 @@
  * `--process` as they are.
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import type { OutputOf } from '../../shared/api/operation.ts';
-import { GRAPH_LIMITS, RUN_STATUSES, RunsEnd } from '../../shared/api/ops/graph.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { OutputOf } from '#shared/api/operation.ts';
+import { GRAPH_LIMITS, RUN_STATUSES, RunsEnd } from '#shared/api/ops/graph.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -4,12 +4,12 @@
  * passes that wait first ([J5] in docs/WORKSPACE.md), then lists as usual.
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import type { Engine } from '../../engine/engine.ts';
-import { runPendingWritebacks } from '../../engine/writeback/pass.ts';
-import { RunsList } from '../../shared/api/ops/inbox.ts';
-import type { RunView } from '../../shared/api/writeback-types.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { Engine } from '#engine/engine.ts';
+import { runPendingWritebacks } from '#engine/writeback/pass.ts';
+import { RunsList } from '#shared/api/ops/inbox.ts';
+import type { RunView } from '#shared/api/writeback-types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

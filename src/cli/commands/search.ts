@@ -1,14 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import type { Engine } from '../../engine/engine.ts';
-import { inputOn } from '../../shared/api/operation.ts';
-import { SearchQuery } from '../../shared/api/ops/retrieval.ts';
-import { describeCitation } from '../../shared/citation.ts';
-import { SEARCH_K_MAX_CLI } from '../../shared/constants.ts';
-import { AppError, toTransferable } from '../../shared/errors.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { Engine } from '#engine/engine.ts';
+import { inputOn } from '#shared/api/operation.ts';
+import { SearchQuery } from '#shared/api/ops/retrieval.ts';
+import { describeCitation } from '#shared/citation.ts';
+import { SEARCH_K_MAX_CLI } from '#shared/constants.ts';
+import { AppError, toTransferable } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -6,16 +6,16 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { BrainHost } from '../../engine/api/host.ts';
+import { BrainHost } from '#engine/api/host.ts';
 import {
   EMBED_PATH,
   readLiveOwner,
   removeOwnerFile,
   serveEmbeddings,
   writeOwnerFile,
-} from '../../engine/embed/remote.ts';
-import type { Engine } from '../../engine/engine.ts';
-import { AppError } from '../../shared/errors.ts';
+} from '#engine/embed/remote.ts';
+import type { Engine } from '#engine/engine.ts';
+import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { createMcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 import { print } from '../output.ts';

@@ -3,11 +3,11 @@
  * sync.now, sync.status and sync.leave (src/shared/api/ops/team.ts), for people or as JSON.
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import type { OutputOf } from '../../shared/api/operation.ts';
-import { SyncConnect, SyncLeave, SyncNow, SyncStatus } from '../../shared/api/ops/team.ts';
-import { AppError } from '../../shared/errors.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { OutputOf } from '#shared/api/operation.ts';
+import { SyncConnect, SyncLeave, SyncNow, SyncStatus } from '#shared/api/ops/team.ts';
+import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

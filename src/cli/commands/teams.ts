@@ -4,9 +4,9 @@
  * sync.members, teams.* and members.revoke (src/shared/api/ops/team.ts).
  */
 import type { Command } from 'commander';
-import { run } from '../../engine/commands/index.ts';
-import { memberContext } from '../../engine/commands/types.ts';
-import type { Operation, OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { Operation, OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import {
   MembersInvite,
   MembersRevoke,
@@ -14,7 +14,7 @@ import {
   TeamsAdd,
   TeamsCreate,
   TeamsRemove,
-} from '../../shared/api/ops/team.ts';
+} from '#shared/api/ops/team.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 

@@ -4,16 +4,16 @@
  * so several agent processes never load several copies of the model; else the process's own.
  */
 
-import { createEmbedder, type Embedder } from '../../engine/embed/index.ts';
+import { createEmbedder, type Embedder } from '#engine/embed/index.ts';
 import {
   createRemoteEmbedder,
   fetchOwnerState,
   type OwnerInfo,
   readLiveOwner,
-} from '../../engine/embed/remote.ts';
-import { Engine } from '../../engine/engine.ts';
-import { warmVectors } from '../../engine/search/vector-client.ts';
-import { resolveHome } from '../../engine/workspace.ts';
+} from '#engine/embed/remote.ts';
+import { Engine } from '#engine/engine.ts';
+import { warmVectors } from '#engine/search/vector-client.ts';
+import { resolveHome } from '#engine/workspace.ts';
 
 export type AgentEngine = { engine: Engine; embedding: 'owner' | 'local'; owner: OwnerInfo | null };
 

@@ -5,7 +5,7 @@
  * `origin_run` is the run id.
  */
 import { randomUUID } from 'node:crypto';
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine } from '#engine/engine.ts';
 
 export type AgentContext = {
   engine: Engine;

@@ -6,9 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../engine/engine.ts';
-import { findBoundary, splitFenced } from '../../engine/framing.ts';
-import { createTestWorkspace, type TestWorkspace } from '../../engine/testing/test-engine.ts';
+import type { Engine } from '#engine/engine.ts';
+import { findBoundary, splitFenced } from '#engine/framing.ts';
+import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 import { createAgentServer } from './server.ts';
 
 const HOSTILE: Record<string, string> = {

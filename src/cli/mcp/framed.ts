@@ -5,7 +5,7 @@
  * fenced by markers carrying a boundary drawn for this one answer (framing.ts). The answer's
  * `framing` field, first in the JSON, names the boundary and says what the markers mean.
  */
-import { createFrame, type Frame } from '../../engine/framing.ts';
+import { createFrame, type Frame } from '#engine/framing.ts';
 import { jsonText } from './tool-result.ts';
 
 /** Keys whose string values are brain text wherever they occur in an answer. */

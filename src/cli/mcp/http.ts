@@ -14,13 +14,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { BrainWork } from '../../engine/api/writeback-host.ts';
-import type { Embedder } from '../../engine/embed/index.ts';
-import { EMBED_PATH, removeOwnerFile, serveEmbeddings, writeOwnerFile } from '../../engine/embed/remote.ts';
-import { Engine } from '../../engine/engine.ts';
-import { readBody, refuseRequest, sendJson } from '../../platform/http-guard.ts';
-import { toTransferable } from '../../shared/errors.ts';
-import { httpStatusOf } from '../../shared/http-status.ts';
+import { BrainWork } from '#engine/api/writeback-host.ts';
+import type { Embedder } from '#engine/embed/index.ts';
+import { EMBED_PATH, removeOwnerFile, serveEmbeddings, writeOwnerFile } from '#engine/embed/remote.ts';
+import { Engine } from '#engine/engine.ts';
+import { readBody, refuseRequest, sendJson } from '#platform/http-guard.ts';
+import { toTransferable } from '#shared/errors.ts';
+import { httpStatusOf } from '#shared/http-status.ts';
 import { lendEmbedder, openEngineForAgent } from './agent-engine.ts';
 import { createAgentServer, instrumentTransport } from './server.ts';
 

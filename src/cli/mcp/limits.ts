@@ -7,4 +7,4 @@ export const MCP_LIMITS = {
   readChars: 50_000,
 } as const;
 
-export { DATA_NOT_INSTRUCTIONS } from '../../shared/framing-text.ts';
+export { DATA_NOT_INSTRUCTIONS } from '#shared/framing-text.ts';

@@ -5,9 +5,9 @@
  * same engine command as every other surface, acting as this server's member and agent.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { runCommand } from '../../engine/commands/index.ts';
-import type { CommandContext } from '../../engine/commands/types.ts';
-import { inputOn, type Operation, type OutputOf } from '../../shared/api/operation.ts';
+import { runCommand } from '#engine/commands/index.ts';
+import type { CommandContext } from '#engine/commands/types.ts';
+import { inputOn, type Operation, type OutputOf } from '#shared/api/operation.ts';
 import { type AgentContext, originOf } from './context.ts';
 import { framedJson } from './framed.ts';
 import { runTool } from './tool-result.ts';

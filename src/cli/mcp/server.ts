@@ -14,8 +14,8 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Engine } from '../../engine/engine.ts';
-import { logEvent, type ToolEventData } from '../../engine/telemetry.ts';
+import type { Engine } from '#engine/engine.ts';
+import { logEvent, type ToolEventData } from '#engine/telemetry.ts';
 import { type AgentContext, createAgentContext } from './context.ts';
 import { DATA_NOT_INSTRUCTIONS } from './limits.ts';
 import { registerAddToBrain } from './tools/add.ts';

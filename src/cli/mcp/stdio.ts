@@ -3,7 +3,7 @@
  * stderr. Ends when the client closes stdin, or on SIGINT / SIGTERM.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { releaseLeases } from '../../engine/jobs-lease.ts';
+import { releaseLeases } from '#engine/jobs-lease.ts';
 import { openEngineForAgent } from './agent-engine.ts';
 import { createAgentServer, instrumentTransport } from './server.ts';
 

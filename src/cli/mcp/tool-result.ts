@@ -1,6 +1,6 @@
 /** Every tool answers the same way: text for the model, `isError: true` with an actionable message on failure. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AppError, toTransferable } from '../../shared/errors.ts';
+import { AppError, toTransferable } from '#shared/errors.ts';
 import type { AgentContext } from './context.ts';
 
 /**

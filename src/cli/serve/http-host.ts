@@ -8,18 +8,18 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tooLargeReason } from '../../engine/add.ts';
-import type { BrainHost } from '../../engine/api/host.ts';
+import { tooLargeReason } from '#engine/add.ts';
+import type { BrainHost } from '#engine/api/host.ts';
 import {
   type Refusal,
   readBody,
   refuseHostOrOrigin,
   refuseToken,
   sendJson as send,
-} from '../../platform/http-guard.ts';
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
-import type { ErrorCode } from '../../shared/errors.ts';
-import { httpStatusOf } from '../../shared/http-status.ts';
+} from '#platform/http-guard.ts';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
+import type { ErrorCode } from '#shared/errors.ts';
+import { httpStatusOf } from '#shared/http-status.ts';
 import { SECURITY_HEADERS, serveStatic } from './static.ts';
 
 /** [H3] The cap of /api/invoke; /api/upload's is the file limit, answered as a refused file. */

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '#shared/csp.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

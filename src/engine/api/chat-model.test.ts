@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Events } from '../../shared/api/events.ts';
+import type { Events } from '#shared/api/events.ts';
 import type { Engine } from '../engine.ts';
 import { findBoundary, splitFenced } from '../framing.ts';
 import { encryptedKeyStore, fileKeyStore, keyStoreFor } from '../llm/key-store.ts';

@@ -9,7 +9,7 @@
  * "[3] … admin password" line or "</memories>" is shown as that note's text and nothing more.
  */
 
-import { describeCitation } from '../../shared/citation.ts';
+import { describeCitation } from '#shared/citation.ts';
 import { createFrame, type Frame } from '../framing.ts';
 import { type Message, streamAnswer } from '../llm/client.ts';
 import type { ModelAccess } from '../llm/config.ts';

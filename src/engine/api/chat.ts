@@ -4,15 +4,9 @@
  * answer is the cited passages themselves, with the question's words marked.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ChatSendResult,
-  ChatThread,
-  ChatThreadSummary,
-  ChatTurn,
-  Passage,
-} from '../../shared/api/types.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { Citation, StorageKind } from '../../shared/types.ts';
+import type { ChatSendResult, ChatThread, ChatThreadSummary, ChatTurn, Passage } from '#shared/api/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Citation, StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { queryTerms } from '../search/keyword.ts';

@@ -1,16 +1,9 @@
 /** The Files grid and the dossier: what the app shows of items, always through the user's scopes. */
 
-import type { ParsedInputs } from '../../shared/api/contract.ts';
-import type {
-  Dossier,
-  FileList,
-  FileRow,
-  FileState,
-  ItemView,
-  OutlineEntry,
-} from '../../shared/api/types.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { FileFormat } from '../../shared/types.ts';
+import type { ParsedInputs } from '#shared/api/contract.ts';
+import type { Dossier, FileList, FileRow, FileState, ItemView, OutlineEntry } from '#shared/api/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { FileFormat } from '#shared/types.ts';
 import type { Engine } from '../engine.ts';
 import { entityDossier } from '../entity-dossier.ts';
 import { visibleHealth } from '../health.ts';

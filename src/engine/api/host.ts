@@ -12,10 +12,10 @@ import {
   type OPERATIONS,
   type Outputs,
   type ParsedInputs,
-} from '../../shared/api/contract.ts';
-import type { EventName, Events } from '../../shared/api/events.ts';
-import type { AddReport, StatusView } from '../../shared/api/types.ts';
-import { AppError, type TransferableError, toTransferable } from '../../shared/errors.ts';
+} from '#shared/api/contract.ts';
+import type { EventName, Events } from '#shared/api/events.ts';
+import type { AddReport, StatusView } from '#shared/api/types.ts';
+import { AppError, type TransferableError, toTransferable } from '#shared/errors.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add.ts';
 import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { operationNamed, runCommand } from '../commands/index.ts';

@@ -3,7 +3,7 @@
  * the persistent queue and one loop works it, reporting every file as it starts and ends. The UI
  * never waits on it.
  */
-import type { IndexProgressEvent } from '../../shared/api/events.ts';
+import type { IndexProgressEvent } from '#shared/api/events.ts';
 import type { Engine } from '../engine.ts';
 import { embedMissing, workQueue } from '../index-queue.ts';
 import { getRow } from '../items.ts';

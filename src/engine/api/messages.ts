@@ -2,8 +2,8 @@
  * The message protocol between the app's main process and its engine process. Kept apart from
  * the utility-process entry so it can be tested in plain Node over a MessageChannel.
  */
-import type { EventName, Events } from '../../shared/api/events.ts';
-import { toTransferable } from '../../shared/errors.ts';
+import type { EventName, Events } from '#shared/api/events.ts';
+import { toTransferable } from '#shared/errors.ts';
 import { type EmbeddingOwner, startEmbeddingOwner } from '../embed/remote.ts';
 import { Engine } from '../engine.ts';
 import { encryptedKeyStore, installKeyStore } from '../llm/key-store.ts';

@@ -1,5 +1,5 @@
 /** Settings kept in the workspace: small, typed, with defaults. */
-import type { Settings } from '../../shared/api/types.ts';
+import type { Settings } from '#shared/api/types.ts';
 import type { Db } from '../db/driver.ts';
 
 const DEFAULTS = { indexOnAdd: false };

@@ -5,8 +5,8 @@
  * wake. Each effect runs whether the operation succeeded or failed (the answer is then
  * undefined): a failed round still changed the status bar (offline, the last error).
  */
-import type { OutputOf } from '../../shared/api/operation.ts';
-import type { SyncConnect, SyncNow } from '../../shared/api/ops/team.ts';
+import type { OutputOf } from '#shared/api/operation.ts';
+import type { SyncConnect, SyncNow } from '#shared/api/ops/team.ts';
 
 /** What a host offers an effect: its events and its write-back loop. */
 export type HostSignals = {

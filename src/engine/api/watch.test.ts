@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IndexProgressEvent } from '../../shared/api/events.ts';
-import type { FileList } from '../../shared/api/types.ts';
+import type { IndexProgressEvent } from '#shared/api/events.ts';
+import type { FileList } from '#shared/api/types.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { until } from '../testing/until.ts';
 import { BrainHost } from './host.ts';

@@ -7,9 +7,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
-import type { WatchedFolder } from '../../shared/api/types.ts';
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { WatchedFolder } from '#shared/api/types.ts';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
 import { type AddResult, addBytes } from '../add.ts';
 import { readHashed } from '../add-read.ts';
 import type { Engine } from '../engine.ts';

@@ -10,9 +10,9 @@
  *  - the chat model for `chat.send` (streamed as `chat.delta` events) and its settings.
  * Nothing here ever blocks a command: they queue work and return.
  */
-import type { Outputs, ParsedInputs } from '../../shared/api/contract.ts';
-import type { EventName, Events } from '../../shared/api/events.ts';
-import type { StatusView } from '../../shared/api/types.ts';
+import type { Outputs, ParsedInputs } from '#shared/api/contract.ts';
+import type { EventName, Events } from '#shared/api/events.ts';
+import type { StatusView } from '#shared/api/types.ts';
 import { auditFile } from '../audit/index.ts';
 import type { Engine } from '../engine.ts';
 import { offReason, readModelConfig, resolveModel } from '../llm/config.ts';

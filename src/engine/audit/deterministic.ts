@@ -5,7 +5,7 @@
  * so a private entity's name never seeds a mention elsewhere. Mentions are recorded with
  * `observeMention` (idempotent per span); nothing is ever merged.
  */
-import { actorUnder } from '../../shared/ids.ts';
+import { actorUnder } from '#shared/ids.ts';
 import type { Db } from '../db/driver.ts';
 import { ENTITY_KINDS, type EntityKind, normaliseName, observeMention } from '../graph.ts';
 import type { ItemRow } from '../items.ts';

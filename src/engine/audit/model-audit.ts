@@ -10,7 +10,7 @@
  */
 
 import { z } from 'zod';
-import { actorUnder } from '../../shared/ids.ts';
+import { actorUnder } from '#shared/ids.ts';
 import { createFrame } from '../framing.ts';
 import { ENTITY_KINDS, linkItems, observeMention } from '../graph.ts';
 import type { ItemRow } from '../items.ts';

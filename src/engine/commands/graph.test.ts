@@ -5,9 +5,9 @@
  * pass runs ([J4] in docs/WORKSPACE.md). What every surface answers alike is test/parity.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inputOn, type Surface } from '../../shared/api/operation.ts';
-import { LinksAdd, MentionsObserve, RunsEnd } from '../../shared/api/ops/graph.ts';
-import { AppError } from '../../shared/errors.ts';
+import { inputOn, type Surface } from '#shared/api/operation.ts';
+import { LinksAdd, MentionsObserve, RunsEnd } from '#shared/api/ops/graph.ts';
+import { AppError } from '#shared/errors.ts';
 import { removeOwnerFile, writeOwnerFile } from '../embed/remote.ts';
 import type { Engine } from '../engine.ts';
 import { upsertNote } from '../notes.ts';

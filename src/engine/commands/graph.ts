@@ -6,7 +6,7 @@
  * member's own on the app and the command line, `agent:<name>/user:<user>` for an agent.
  */
 import type { z } from 'zod';
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type {
   EdgeViewSchema,
   GraphNeighborhood,
@@ -14,8 +14,8 @@ import type {
   LinksAdd,
   MentionsObserve,
   RunsEnd,
-} from '../../shared/api/ops/graph.ts';
-import { AppError } from '../../shared/errors.ts';
+} from '#shared/api/ops/graph.ts';
+import { AppError } from '#shared/errors.ts';
 import { writeTx } from '../db/driver.ts';
 import { vectorFor } from '../embed/vector-for.ts';
 import type { Engine } from '../engine.ts';

@@ -5,9 +5,9 @@
  * in a scope they cannot see. Runs are the member's own, every run for an admin.
  */
 
-import type { EventName, Events } from '../../shared/api/events.ts';
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
-import type { InboxApprove, InboxList, InboxReject, RunsList } from '../../shared/api/ops/inbox.ts';
+import type { EventName, Events } from '#shared/api/events.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
+import type { InboxApprove, InboxList, InboxReject, RunsList } from '#shared/api/ops/inbox.ts';
 import { approveProposal, type Decider, isAdmin, listInbox, rejectProposal } from '../writeback/inbox.ts';
 import { listRuns } from '../writeback/runs.ts';
 import type { CommandContext } from './types.ts';

@@ -11,14 +11,14 @@ import {
   type OutputOf,
   offeredOn,
   type ParsedInputOf,
-} from '../../shared/api/operation.ts';
-import { GRAPH_OPERATIONS } from '../../shared/api/ops/graph.ts';
-import { INBOX_OPERATIONS } from '../../shared/api/ops/inbox.ts';
-import { KNOWLEDGE_OPERATIONS } from '../../shared/api/ops/knowledge.ts';
-import { NOTE_OPERATIONS } from '../../shared/api/ops/notes.ts';
-import { RETRIEVAL_OPERATIONS } from '../../shared/api/ops/retrieval.ts';
-import { TEAM_OPERATIONS } from '../../shared/api/ops/team.ts';
-import { AppError } from '../../shared/errors.ts';
+} from '#shared/api/operation.ts';
+import { GRAPH_OPERATIONS } from '#shared/api/ops/graph.ts';
+import { INBOX_OPERATIONS } from '#shared/api/ops/inbox.ts';
+import { KNOWLEDGE_OPERATIONS } from '#shared/api/ops/knowledge.ts';
+import { NOTE_OPERATIONS } from '#shared/api/ops/notes.ts';
+import { RETRIEVAL_OPERATIONS } from '#shared/api/ops/retrieval.ts';
+import { TEAM_OPERATIONS } from '#shared/api/ops/team.ts';
+import { AppError } from '#shared/errors.ts';
 import { graphHandlers } from './graph.ts';
 import { inboxHandlers } from './inbox.ts';
 import { knowledgeHandlers } from './knowledge.ts';

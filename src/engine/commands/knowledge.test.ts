@@ -5,7 +5,7 @@
  * whoever calls it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Surface } from '../../shared/api/operation.ts';
+import type { Surface } from '#shared/api/operation.ts';
 import { listActivity } from '../activity.ts';
 import { dossier } from '../api/files-view.ts';
 import type { Engine } from '../engine.ts';

@@ -5,7 +5,7 @@
  * only when both ends are; graph filters narrow what is visible and never widen it. Activity is
  * the caller's own, never another member's (src/engine/activity.ts).
  */
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type {
   ActivityList,
   EntitiesDuplicates,
@@ -13,7 +13,7 @@ import type {
   EntitiesList,
   GraphGet,
   ItemsDossier,
-} from '../../shared/api/ops/knowledge.ts';
+} from '#shared/api/ops/knowledge.ts';
 import { listActivity } from '../activity.ts';
 import { dossier } from '../api/files-view.ts';
 import { listEntities, possibleDuplicates } from '../entities.ts';

@@ -5,9 +5,9 @@
  * revealed. Every surface gets these rules here, not in its adapter.
  */
 import { randomUUID } from 'node:crypto';
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
-import type { NotesAdd } from '../../shared/api/ops/notes.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
+import type { NotesAdd } from '#shared/api/ops/notes.ts';
+import { AppError } from '#shared/errors.ts';
 import { vectorFor } from '../embed/vector-for.ts';
 import { ownedItemId } from '../ids.ts';
 import { getRow } from '../items.ts';

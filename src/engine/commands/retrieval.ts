@@ -1,8 +1,8 @@
 /** Search, read and the read injection, as every surface runs them (src/shared/api/ops/retrieval.ts). */
 
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
-import type { ContextGet, ItemsRead, SearchQuery } from '../../shared/api/ops/retrieval.ts';
-import { SEARCH_K_DEFAULT } from '../../shared/constants.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
+import type { ContextGet, ItemsRead, SearchQuery } from '#shared/api/ops/retrieval.ts';
+import { SEARCH_K_DEFAULT } from '#shared/constants.ts';
 import { inject } from '../injection.ts';
 import type { CommandContext } from './types.ts';
 

@@ -6,10 +6,10 @@
  * bar, the inbox) are the host's (src/engine/api/team-effects.ts).
  */
 import type { z } from 'zod';
-import type { OutputOf, ParsedInputOf } from '../../shared/api/operation.ts';
-import type * as Ops from '../../shared/api/ops/team.ts';
-import type { SyncConnectSchema, SyncReportSchema } from '../../shared/api/team-schemas.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
+import type * as Ops from '#shared/api/ops/team.ts';
+import type { SyncConnectSchema, SyncReportSchema } from '#shared/api/team-schemas.ts';
+import { AppError } from '#shared/errors.ts';
 import { testConnection } from '../llm/client.ts';
 import {
   type ModelConfigView,

@@ -3,7 +3,7 @@
  * surface that called (its limits apply: src/shared/api/operation.ts) and who writes, for origin:
  * the member themselves, or an agent acting for them in a run.
  */
-import type { Surface } from '../../shared/api/operation.ts';
+import type { Surface } from '#shared/api/operation.ts';
 import type { Engine } from '../engine.ts';
 
 type WriteOrigin = { actor: string; source: string; run: string | null };

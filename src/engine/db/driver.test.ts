@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toTransferable } from '../../shared/errors.ts';
+import { toTransferable } from '#shared/errors.ts';
 import { openDb, writeLockTimeoutMs, writeTx } from './driver.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';

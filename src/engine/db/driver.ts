@@ -7,9 +7,9 @@
  */
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { ensurePrivateFile, tightenFile } from '../../platform/private-files.ts';
-import { WRITE_LOCK_TIMEOUT_MS } from '../../shared/constants.ts';
-import { AppError, BUSY_MESSAGE, isSqliteLockError } from '../../shared/errors.ts';
+import { ensurePrivateFile, tightenFile } from '#platform/private-files.ts';
+import { WRITE_LOCK_TIMEOUT_MS } from '#shared/constants.ts';
+import { AppError, BUSY_MESSAGE, isSqliteLockError } from '#shared/errors.ts';
 import { migrate } from './migrate.ts';
 
 export type Db = Database.Database;

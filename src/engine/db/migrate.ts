@@ -4,7 +4,7 @@
  * opening it never waits for another process's write lock.
  */
 import type Database from 'better-sqlite3';
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
 function appliedIds(db: Database.Database): string[] {

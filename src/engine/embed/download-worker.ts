@@ -5,7 +5,7 @@
  * it changes (remote on, file cache) never leak into other users of transformers.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { toTransferable } from '../../shared/errors.ts';
+import { toTransferable } from '#shared/errors.ts';
 import type { DownloadReply, DownloadWorkerInput } from './types.ts';
 
 const input = (workerData as { data: DownloadWorkerInput }).data;

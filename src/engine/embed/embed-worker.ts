@@ -5,8 +5,8 @@
 import { basename, dirname, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { EMBED_DIM } from '../../shared/constants.ts';
-import { AppError, toTransferable } from '../../shared/errors.ts';
+import { EMBED_DIM } from '#shared/constants.ts';
+import { AppError, toTransferable } from '#shared/errors.ts';
 import type { EmbedReply, EmbedRequest, EmbedWorkerInput } from './types.ts';
 
 const input = (workerData as { data: EmbedWorkerInput }).data;

@@ -1,5 +1,5 @@
-import { DEFAULT_MODEL_ID, EMBED_BATCH, EMBED_MAX_CHARS } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import { DEFAULT_MODEL_ID, EMBED_BATCH, EMBED_MAX_CHARS } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
 import { downloadProgress } from './download.ts';
 import {
   findModelDir,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MODEL_ID } from '../../shared/constants.ts';
+import { DEFAULT_MODEL_ID } from '#shared/constants.ts';
 import { findRepoRoot } from '../util/repo-root.ts';
 
 /** Points at a model folder (or a folder holding <modelId>/) outside the usual places. */

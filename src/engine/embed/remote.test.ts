@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tokenMatches } from '../../platform/http-guard.ts';
+import { tokenMatches } from '#platform/http-guard.ts';
 import { createEmbedder } from './embedder.ts';
 import {
   createRemoteEmbedder,

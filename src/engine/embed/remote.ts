@@ -16,10 +16,10 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Refusal, readBody, refuseRequest, sendJson } from '../../platform/http-guard.ts';
-import { EMBED_BATCH } from '../../shared/constants.ts';
-import { AppError, ERROR_CODES, type ErrorCode, toTransferable } from '../../shared/errors.ts';
-import { httpStatusOf } from '../../shared/http-status.ts';
+import { type Refusal, readBody, refuseRequest, sendJson } from '#platform/http-guard.ts';
+import { EMBED_BATCH } from '#shared/constants.ts';
+import { AppError, ERROR_CODES, type ErrorCode, toTransferable } from '#shared/errors.ts';
+import { httpStatusOf } from '#shared/http-status.ts';
 import { cutForEmbedding } from './embedder.ts';
 import type { Embedder, ModelState } from './types.ts';
 

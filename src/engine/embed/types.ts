@@ -1,4 +1,4 @@
-import type { TransferableError } from '../../shared/errors.ts';
+import type { TransferableError } from '#shared/errors.ts';
 
 export type ModelState = {
   status: 'on' | 'off' | 'downloading';

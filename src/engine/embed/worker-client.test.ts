@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { TINY_MODEL_DIR } from './test-helpers.ts';
 import { liveEmbedWorkers, startEmbedWorker } from './worker-client.ts';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { startWorker, type WorkerName } from '../util/worker.ts';
 import type { EmbedReply, EmbedRequest, EmbedWorkerInput } from './types.ts';
 

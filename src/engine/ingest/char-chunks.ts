@@ -1,6 +1,6 @@
 /** Chunks whose locators are character ranges (plus lines) of an extracted text (pdf pages, docx). */
-import { AppError } from '../../shared/errors.ts';
-import type { Locator } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Locator } from '#shared/types.ts';
 import { type LineSpan, makeLineSpanner } from './offset-map.ts';
 import type { Piece } from './sections.ts';
 import type { Chunk } from './types.ts';

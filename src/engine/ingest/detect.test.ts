@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { buildDocx, buildXlsx, buildZip } from '../../../test/ingest-helpers/build-office.ts';
 import { buildPdf } from '../../../test/ingest-helpers/build-pdf.ts';
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
 import { detectFormat } from './index.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);

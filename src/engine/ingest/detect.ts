@@ -1,7 +1,7 @@
 /** Format detection for ADD: content (magic bytes) first, then the name. Synchronous and cheap. */
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { FileFormat } from '../../shared/types.ts';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { FileFormat } from '#shared/types.ts';
 import { detectEncoding } from './text-decode.ts';
 import type { DetectResult } from './types.ts';
 import { readZipDirectory } from './zip-directory.ts';

@@ -1,7 +1,7 @@
 /** DOCX through mammoth's HTML, flattened to a canonical text (see html-blocks.ts). Runs in the worker. */
 import mammoth from 'mammoth';
-import { AppError } from '../../shared/errors.ts';
-import type { Locator } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { coreDate } from './core-props.ts';
 import type { DocumentDate } from './document-date.ts';

@@ -3,7 +3,7 @@
  * The pool that starts it enforces the heap limit and the timeout by terminating this thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { toTransferable } from '../../shared/errors.ts';
+import { toTransferable } from '#shared/errors.ts';
 import { docxWholeText, extractDocx, readDocx } from './docx.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from './pdf.ts';
 import type { Extraction } from './types.ts';

@@ -3,9 +3,9 @@
  * chunk from its locator. md/txt run in-process (linear time); pdf/docx/xlsx run in a worker thread
  * bounded in time and memory.
  */
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { FileFormat, Locator } from '../../shared/types.ts';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { FileFormat, Locator } from '#shared/types.ts';
 import { extractMarkdown, extractPlainText, readTextLocator, readWholeTextFile } from './text-extract.ts';
 import type { Extraction, ExtractOptions, ReadOptions } from './types.ts';
 import { closeWorkers, runInWorker } from './worker-pool.ts';

@@ -1,7 +1,7 @@
 /** PDF through unpdf (pdf.js): one text per page, flat chunks within each page. Runs in the worker. */
 import { getDocumentProxy } from 'unpdf';
-import { AppError } from '../../shared/errors.ts';
-import type { Locator } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
 import { flatPieces } from './sections.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECTION_MAX_CHARS, SECTION_OVERLAP_CHARS } from '../../shared/constants.ts';
+import { SECTION_MAX_CHARS, SECTION_OVERLAP_CHARS } from '#shared/constants.ts';
 import { splitRange, trimRange } from './split.ts';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');

@@ -3,7 +3,7 @@
  * overlap. Pieces are contiguous slices (never rejoined text) so a locator can read them back exactly.
  * Every scan is bounded by the window size, so splitting is linear even on a 10 MB single line.
  */
-import { SECTION_MAX_CHARS, SECTION_OVERLAP_CHARS } from '../../shared/constants.ts';
+import { SECTION_MAX_CHARS, SECTION_OVERLAP_CHARS } from '#shared/constants.ts';
 
 export type Range = { start: number; end: number };
 

@@ -2,7 +2,7 @@
  * Decoding of plain-text files (md, txt): BOMs, BOM-less UTF-16, UTF-8, and a Windows-1252 fallback.
  * Detection is deterministic from the bytes alone, so a locator can be read back by re-detecting.
  */
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
 

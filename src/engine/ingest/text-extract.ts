@@ -1,6 +1,6 @@
 /** md and txt: decode, chunk (structured for Markdown, flat for text), map to raw byte ranges. */
-import { AppError } from '../../shared/errors.ts';
-import type { Locator } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Locator } from '#shared/types.ts';
 import { markdownSections, parseFrontMatter } from './markdown.ts';
 import { makeByteMapper, makeLineSpanner } from './offset-map.ts';
 import { flatPieces, type Piece, structuredPieces } from './sections.ts';

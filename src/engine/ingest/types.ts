@@ -1,5 +1,5 @@
 /** Types of the ingest API (re-exported from index.ts). */
-import type { FileFormat, Locator } from '../../shared/types.ts';
+import type { FileFormat, Locator } from '#shared/types.ts';
 
 export type DetectResult = { ok: true; format: FileFormat; health: string[] } | { ok: false; reason: string };
 

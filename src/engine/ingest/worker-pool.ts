@@ -4,8 +4,8 @@
  * starts a fresh thread.
  */
 import type { Worker } from 'node:worker_threads';
-import { EXTRACT_MAX_HEAP_MB, EXTRACT_TIMEOUT_MS } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import { EXTRACT_MAX_HEAP_MB, EXTRACT_TIMEOUT_MS } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
 import { startWorker } from '../util/worker.ts';
 import type { Extraction } from './types.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';

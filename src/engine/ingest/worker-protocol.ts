@@ -1,6 +1,6 @@
 /** Messages between the ingest worker pool and its worker thread. */
-import type { TransferableError } from '../../shared/errors.ts';
-import type { FileFormat, Locator } from '../../shared/types.ts';
+import type { TransferableError } from '#shared/errors.ts';
+import type { FileFormat, Locator } from '#shared/types.ts';
 import type { Extraction } from './types.ts';
 
 type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx'>;

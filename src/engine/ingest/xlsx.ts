@@ -4,9 +4,9 @@
  * Runs in the worker.
  */
 import ExcelJS from 'exceljs';
-import { SECTION_MAX_CHARS } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { Locator } from '../../shared/types.ts';
+import { SECTION_MAX_CHARS } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Locator } from '#shared/types.ts';
 import { coreDate } from './core-props.ts';
 import type { DocumentDate } from './document-date.ts';
 import type { Chunk, Extraction } from './types.ts';

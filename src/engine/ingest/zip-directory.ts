@@ -3,7 +3,7 @@
  * detectFormat must be synchronous and yauzl is callback-based, so this small reader does the job;
  * it is also how the zip-bomb check sees declared sizes before mammoth or exceljs inflate anything.
  */
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 
 export type ZipEntry = {
   name: string;

@@ -11,7 +11,7 @@
  * cues, so a yauzl pass would check a different list than the one the parsers read.
  */
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import {
   assertNotZipBomb,
   BOMB_TOTAL_BYTES,

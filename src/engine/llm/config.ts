@@ -4,7 +4,7 @@
  * database. Nothing is enabled until the user sets a base URL and a model name: Ollama's local
  * address is only suggested.
  */
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { keyStoreFor } from './key-store.ts';
 

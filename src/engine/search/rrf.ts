@@ -1,5 +1,5 @@
 /** Reciprocal rank fusion and freshness ([Q1] in docs/PRODUCT.md). Pure arithmetic, no score scaling. */
-import { FRESHNESS_FLOOR, FRESHNESS_HALF_LIFE_DAYS, RRF_K } from '../../shared/constants.ts';
+import { FRESHNESS_FLOOR, FRESHNESS_HALF_LIFE_DAYS, RRF_K } from '#shared/constants.ts';
 
 /** Each list votes 1 / (60 + rank) for each of its entries (rank 1-based); votes add up. */
 export function fuseRanks<T>(lists: readonly (readonly T[])[], k = RRF_K): Map<T, number> {

@@ -3,9 +3,9 @@
  * 50 rows each, each filtered by the caller's scopes INSIDE its query, before ranking. Fused with
  * reciprocal rank fusion, then weighted by freshness. Every hit carries its citation.
  */
-import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { Citation, SearchHit, SearchResult, StorageKind } from '../../shared/types.ts';
+import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { type ItemRow, parseLocator, vecBlob } from '../items.ts';
 import { canSee } from '../scope.ts';

@@ -11,7 +11,7 @@
  * caller runs the streams in-thread.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
-import { EMBED_DIM } from '../../shared/constants.ts';
+import { EMBED_DIM } from '#shared/constants.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { startWorker } from '../util/worker.ts';
 

@@ -1,7 +1,7 @@
 /** Review proposals on a replica: recorded for the outbox, applied from pulls, the server's decision wins. */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Op, OpSchema, type PulledOp, type SyncProposal } from '../../shared/sync/protocol.ts';
+import { type Op, OpSchema, type PulledOp, type SyncProposal } from '#shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
 import { ownedItemId } from '../ids.ts';
 import { getRow } from '../items.ts';

@@ -14,7 +14,7 @@
  * - A decision that arrives before its proposal (out-of-order delivery) waits in
  *   sync_early_decisions and is applied when the proposal arrives.
  */
-import type { Op } from '../../shared/sync/protocol.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { retireFile } from '../retire.ts';
 import { logEvent, type Surface } from '../telemetry.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Op, OpSchema, type SyncItem } from '../../shared/sync/protocol.ts';
+import { type Op, OpSchema, type SyncItem } from '#shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
 import { getRow, vecUpsert } from '../items.ts';
 import { applyPage } from './apply.ts';

@@ -8,13 +8,7 @@
  * server's decision wins.
  * Everything here runs with sync_applying set, so the outbox triggers stay quiet.
  */
-import {
-  evictedKind,
-  type Op,
-  type PulledOp,
-  type SyncEdge,
-  type SyncItem,
-} from '../../shared/sync/protocol.ts';
+import { evictedKind, type Op, type PulledOp, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { FtsBatch, ftsDelete, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
 import type { Surface } from '../telemetry.ts';

@@ -7,7 +7,7 @@
  * the server answered but this replica never committed is undone and sent again ([S19]).
  */
 
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import {
   type MeResponse,
   OP_KINDS,
@@ -19,7 +19,7 @@ import {
   type PulledOp,
   type PullResponse,
   PullResponseSchema,
-} from '../../shared/sync/protocol.ts';
+} from '#shared/sync/protocol.ts';
 import type { BlobStore } from '../blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { sha256 } from '../ids.ts';

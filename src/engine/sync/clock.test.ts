@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HlcSchema } from '../../shared/sync/protocol.ts';
+import { HlcSchema } from '#shared/sync/protocol.ts';
 import { compareVersions, formatHlc, type Hlc, parseHlc, ReplicaClock, receive, tick } from './clock.ts';
 import { createReplica, type TestReplica } from './testing/replica.ts';
 

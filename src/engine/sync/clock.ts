@@ -9,7 +9,7 @@
  * later local change unsendable. A clock already carried past that bound (by a release before the
  * rule) is brought back to wall time when it is loaded.
  */
-import { CLOCK_SKEW_MAX_MS } from '../../shared/sync/protocol.ts';
+import { CLOCK_SKEW_MAX_MS } from '#shared/sync/protocol.ts';
 import type { Db } from '../db/driver.ts';
 import { stmt } from '../db/driver.ts';
 

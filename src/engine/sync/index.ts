@@ -4,8 +4,8 @@
  * Rounds in one process never overlap: a second caller waits for the running round.
  */
 import { hostname } from 'node:os';
-import { AppError } from '../../shared/errors.ts';
-import type { InviteResponse, MembersResponse } from '../../shared/sync/protocol.ts';
+import { AppError } from '#shared/errors.ts';
+import type { InviteResponse, MembersResponse } from '#shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { assertUserId, localUserName, userExists } from '../workspace.ts';

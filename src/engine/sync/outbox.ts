@@ -7,7 +7,7 @@
  * each id once). A newer change to the same row replaces an older operation not yet acknowledged.
  */
 import { randomUUID } from 'node:crypto';
-import { type Op, OpSchema, type SyncEdge, type SyncItem } from '../../shared/sync/protocol.ts';
+import { type Op, OpSchema, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { getRow, type ItemRow } from '../items.ts';
 import { narrowestScope } from '../scope.ts';

@@ -8,7 +8,7 @@ import {
   RUN_WORK_MAX_CHARS,
   type SyncProposal,
   type SyncProposalRun,
-} from '../../shared/sync/protocol.ts';
+} from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
 
 /** A row of `proposals` (migration 0007). */

@@ -11,8 +11,8 @@
  * old ids. The same re-keying, with the workspace unchanged, upgrades a replica whose ids were made
  * the way releases before sync protocol 2 made them (migration 0011).
  */
-import { actorUnder, edgeDiscriminator, originUser } from '../../shared/ids.ts';
-import type { StorageKind } from '../../shared/types.ts';
+import { actorUnder, edgeDiscriminator, originUser } from '#shared/ids.ts';
+import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { edgeId, entityItemId, ownedItemId, sectionId } from '../ids.ts';
 import { vecUpsert } from '../items.ts';

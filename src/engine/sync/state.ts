@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SyncStatusView } from '../../shared/api/types.ts';
+import type { SyncStatusView } from '#shared/api/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { pendingCount } from './outbox.ts';
 

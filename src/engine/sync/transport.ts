@@ -4,7 +4,7 @@
  * AppError: unreachable or failing servers are `sync-offline` (try again later), a refused
  * token is `forbidden`, the server's own error codes pass through.
  */
-import { AppError, ERROR_CODES, type ErrorCode } from '../../shared/errors.ts';
+import { AppError, ERROR_CODES, type ErrorCode } from '#shared/errors.ts';
 import {
   type ErrorBody,
   type InviteResponse,
@@ -17,7 +17,7 @@ import {
   type PushResponse,
   type RedeemResponse,
   ROUTES,
-} from '../../shared/sync/protocol.ts';
+} from '#shared/sync/protocol.ts';
 
 export type SyncTransport = {
   push(request: PushRequest): Promise<PushResponse>;

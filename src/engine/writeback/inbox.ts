@@ -14,8 +14,8 @@
  * proposals and their decisions (src/engine/sync): a proposal pulled from another replica carries
  * the run it came from (`run_info`), shown instead of any local run of the same name.
  */
-import type { InboxView, ProposalView } from '../../shared/api/writeback-types.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { InboxView, ProposalView } from '#shared/api/writeback-types.ts';
+import { AppError } from '#shared/errors.ts';
 import { firstLocalUser } from '../acting-as.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import { upsertNote } from '../notes.ts';

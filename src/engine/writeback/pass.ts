@@ -12,7 +12,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { actorUnder } from '../../shared/ids.ts';
+import { actorUnder } from '#shared/ids.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import type { Embedder } from '../embed/index.ts';
 import { holdLease, type Lease } from '../jobs-lease.ts';

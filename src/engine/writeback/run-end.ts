@@ -5,9 +5,9 @@
  * long as write-back has not started on it (or was given back, [J3] in docs/WORKSPACE.md); after
  * that it is a conflict.
  */
-import type { Surface } from '../../shared/api/operation.ts';
-import type { RUN_STATUSES } from '../../shared/api/ops/graph.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { Surface } from '#shared/api/operation.ts';
+import type { RUN_STATUSES } from '#shared/api/ops/graph.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { readLiveOwner } from '../embed/remote.ts';

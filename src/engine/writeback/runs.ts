@@ -2,8 +2,8 @@
  * Runs and their write-back outcome (`brain runs`, the inbox cards), and the run a chat thread
  * becomes when the user closes it with "remember this".
  */
-import type { RunView } from '../../shared/api/writeback-types.ts';
-import { AppError } from '../../shared/errors.ts';
+import type { RunView } from '#shared/api/writeback-types.ts';
+import { AppError } from '#shared/errors.ts';
 import { type Db, writeTx } from '../db/driver.ts';
 import { WORK_PRODUCTS_CAP } from './writer.ts';
 

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../platform/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '#platform/private-files.ts';
 
 export type BlobStore = {
   readonly kind: 'filesystem' | 's3';

@@ -5,7 +5,7 @@
  * an item the reader can see (every reference was checked when it was pushed). Uploads no item references are removed
  * after a grace period, and a member's uploads count against a storage quota.
  */
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { BlobStore } from './store.ts';
 

@@ -4,7 +4,7 @@
  * `schema_migrations` ledger. Refuses to run when the applied ids are not a prefix of the known
  * ones: that database belongs to another (newer or diverged) server build.
  */
-import { AppError } from '../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 import type { Db, Queryable } from './types.ts';
 

@@ -5,8 +5,8 @@
  * are checked against the actor's own namespace before anything is looked up by them ([S25]).
  */
 import { createHash } from 'node:crypto';
-import { deriveItemId, expectedEdgeId, idNamespace, originUser, type Sha256Hex } from '../../shared/ids.ts';
-import { CLOCK_SKEW_MAX_MS, type Op, type SyncItem } from '../../shared/sync/protocol.ts';
+import { deriveItemId, expectedEdgeId, idNamespace, originUser, type Sha256Hex } from '#shared/ids.ts';
+import { CLOCK_SKEW_MAX_MS, type Op, type SyncItem } from '#shared/sync/protocol.ts';
 import type { Actor } from '../auth.ts';
 import type { EdgeState, ItemState } from './state.ts';
 

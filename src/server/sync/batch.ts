@@ -3,7 +3,7 @@
  * what they may see, the current state of everything the batch names (merged with the batch as it
  * is decided), the blobs the actor holds or can read, and what the batch wrote, to be numbered.
  */
-import type { Op } from '../../shared/sync/protocol.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import type { Actor } from '../auth.ts';
 import { readableBlobs, uploadedBy } from '../blobs/uploads.ts';
 import type { Queryable } from '../db/types.ts';

@@ -28,7 +28,7 @@
  * split across pages, so a decision is never left behind the cursor.
  */
 import { randomUUID } from 'node:crypto';
-import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '../../shared/sync/protocol.ts';
+import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '#shared/sync/protocol.ts';
 import type { Actor } from '../auth.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { visibleScopes } from '../scopes.ts';

@@ -2,7 +2,7 @@
  * Review proposals in a push ([S20], [S21], [S9] in docs/SYNC_SPEC.md): created once by the member
  * whose run made them, decided once by whoever may decide them; every decision is audited.
  */
-import type { Op } from '../../shared/sync/protocol.ts';
+import type { Op } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
 import type { Queryable } from '../db/types.ts';

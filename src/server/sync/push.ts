@@ -5,7 +5,7 @@
  * counter, so sequence numbers are assigned (and become visible) in commit order even with
  * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
-import type { Op, PushResponse } from '../../shared/sync/protocol.ts';
+import type { Op, PushResponse } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
 import type { Db, Queryable } from '../db/types.ts';

@@ -1,7 +1,7 @@
 /** `brain_context`: the contract's context.get for agents (src/shared/api/ops/retrieval.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { frameFor } from '../../../engine/framing.ts';
-import { ContextGet } from '../../../shared/api/ops/retrieval.ts';
+import { frameFor } from '#engine/framing.ts';
+import { ContextGet } from '#shared/api/ops/retrieval.ts';
 import type { AgentContext } from '../context.ts';
 import { framedJson } from '../framed.ts';
 import { registerOperationTool } from '../operation-tool.ts';

@@ -1,6 +1,6 @@
 /** `brain_neighborhood`: the contract's graph.neighborhood for agents (src/shared/api/ops/graph.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { GraphNeighborhood } from '../../../shared/api/ops/graph.ts';
+import { GraphNeighborhood } from '#shared/api/ops/graph.ts';
 import type { AgentContext } from '../context.ts';
 import { framedJson } from '../framed.ts';
 import { registerOperationTool } from '../operation-tool.ts';

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createFrame } from '../../../engine/framing.ts';
-import type { ReadResult } from '../../../engine/read.ts';
-import { ItemsRead } from '../../../shared/api/ops/retrieval.ts';
+import { createFrame } from '#engine/framing.ts';
+import type { ReadResult } from '#engine/read.ts';
+import { ItemsRead } from '#shared/api/ops/retrieval.ts';
 import type { AgentContext } from '../context.ts';
 import { MCP_LIMITS } from '../limits.ts';
 import { registerOperationTool } from '../operation-tool.ts';

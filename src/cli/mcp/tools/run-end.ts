@@ -1,6 +1,6 @@
 /** `brain_run_end`: the contract's runs.end for agents (src/shared/api/ops/graph.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RunsEnd } from '../../../shared/api/ops/graph.ts';
+import { RunsEnd } from '#shared/api/ops/graph.ts';
 import type { AgentContext } from '../context.ts';
 import { registerOperationTool } from '../operation-tool.ts';
 import { jsonText } from '../tool-result.ts';

@@ -1,6 +1,6 @@
 /** `brain_search`: the contract's search.query for agents (k ≤ 8, src/shared/api/ops/retrieval.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SearchQuery } from '../../../shared/api/ops/retrieval.ts';
+import { SearchQuery } from '#shared/api/ops/retrieval.ts';
 import type { AgentContext } from '../context.ts';
 import { framedJson } from '../framed.ts';
 import { registerOperationTool } from '../operation-tool.ts';

@@ -8,7 +8,7 @@
  *   ones, so it connects again (to an upgraded server) with a new invitation, and says so.
  */
 import type Database from 'better-sqlite3';
-import { rekeyReplica } from '../../sync/rekey.ts';
+import { rekeyReplica } from '#engine/sync/rekey.ts';
 
 export const sql = `
 CREATE TABLE sync_set_aside (

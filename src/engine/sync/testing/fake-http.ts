@@ -6,12 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  InviteRequestSchema,
-  PushRequestSchema,
-  RedeemRequestSchema,
-} from '../../../shared/sync/protocol.ts';
-import { sha256 } from '../../ids.ts';
+import { sha256 } from '#engine/ids.ts';
+import { InviteRequestSchema, PushRequestSchema, RedeemRequestSchema } from '#shared/sync/protocol.ts';
 import { FakeSyncServer } from './fake-server.ts';
 
 type Member = { isAdmin: boolean };

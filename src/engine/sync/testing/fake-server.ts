@@ -4,16 +4,11 @@
  * behind a transport the test controls: it can go offline, lose the answer to a push it applied,
  * deliver pages again from an earlier cursor and shuffle the operations inside a page.
  */
-import { AppError } from '../../../shared/errors.ts';
-import type {
-  MeResponse,
-  PulledOp,
-  PullResponse,
-  PushRequest,
-  PushResponse,
-} from '../../../shared/sync/protocol.ts';
-import { PushRequestSchema } from '../../../shared/sync/protocol.ts';
-import { sha256 } from '../../ids.ts';
+
+import { sha256 } from '#engine/ids.ts';
+import { AppError } from '#shared/errors.ts';
+import type { MeResponse, PulledOp, PullResponse, PushRequest, PushResponse } from '#shared/sync/protocol.ts';
+import { PushRequestSchema } from '#shared/sync/protocol.ts';
 import type { SyncTransport } from '../transport.ts';
 
 export type Rng = () => number;

@@ -12,7 +12,7 @@
  * expects the next pull to start at the page's cursor, so a replica that asked from further back
  * and then went on from its own, later cursor would skip what the server meant to send next.
  */
-import { AppError } from '../../../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { SyncTransport } from '../transport.ts';
 import type { Rng } from './fake-server.ts';
 

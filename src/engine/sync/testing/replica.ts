@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BlobStore, createBlobStore } from '../../blobs.ts';
-import { type Db, openDb, stmt, writeTx } from '../../db/driver.ts';
-import { edgeId } from '../../ids.ts';
-import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete } from '../../items.ts';
-import { upsertNote } from '../../notes.ts';
+import { type BlobStore, createBlobStore } from '#engine/blobs.ts';
+import { type Db, openDb, stmt, writeTx } from '#engine/db/driver.ts';
+import { edgeId } from '#engine/ids.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete } from '#engine/items.ts';
+import { upsertNote } from '#engine/notes.ts';
 import type { SyncDeps } from '../client.ts';
 
 export type TestReplica = SyncDeps & {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BLOB_MAX_BYTES, ROUTES } from '../../../shared/sync/protocol.ts';
+import { BLOB_MAX_BYTES, ROUTES } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { type Actor, actorOf } from '../../auth.ts';
 import { assertQuota, canRead, recordUpload } from '../../blobs/uploads.ts';

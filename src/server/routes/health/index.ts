@@ -1,6 +1,6 @@
 /** `/health`: the process answers. `/ready`: the database is reachable and fully migrated. */
 import type { FastifyInstance } from 'fastify';
-import { ROUTES } from '../../../shared/sync/protocol.ts';
+import { ROUTES } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { isMigrated } from '../../db/migrate.ts';
 

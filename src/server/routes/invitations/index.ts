@@ -1,6 +1,6 @@
 /** Invitations: an admin makes one; a device redeems it (no token yet) for a device token. */
 import type { FastifyInstance } from 'fastify';
-import { InviteRequestSchema, RedeemRequestSchema, ROUTES } from '../../../shared/sync/protocol.ts';
+import { InviteRequestSchema, RedeemRequestSchema, ROUTES } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { actorOf, assertAdmin, assertProtocol } from '../../auth.ts';
 import { createInvitation, redeemInvitation } from '../../workspace.ts';

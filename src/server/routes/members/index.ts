@@ -3,9 +3,9 @@
  * to and those teams' members (and themselves); admins see everyone ([S33]).
  */
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../shared/errors.ts';
-import type { MembersResponse, MeResponse } from '../../../shared/sync/protocol.ts';
-import { ROUTES } from '../../../shared/sync/protocol.ts';
+import { AppError } from '#shared/errors.ts';
+import type { MembersResponse, MeResponse } from '#shared/sync/protocol.ts';
+import { ROUTES } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { type Actor, actorOf, assertAdmin } from '../../auth.ts';
 import type { Queryable } from '../../db/types.ts';

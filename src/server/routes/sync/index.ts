@@ -1,6 +1,6 @@
 /** Push and pull (docs/SYNC_SPEC.md). A malformed batch is refused whole, before anything is applied. */
 import type { FastifyInstance } from 'fastify';
-import { PULL_MAX_OPS, PUSH_MAX_BYTES, PushRequestSchema, ROUTES } from '../../../shared/sync/protocol.ts';
+import { PULL_MAX_OPS, PUSH_MAX_BYTES, PushRequestSchema, ROUTES } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { actorOf } from '../../auth.ts';
 import { pullOps } from '../../sync/pull.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PULL_MAX_OPS } from '../../../shared/sync/protocol.ts';
+import { PULL_MAX_OPS } from '#shared/sync/protocol.ts';
 
 /** `limit` above the maximum is clamped rather than refused: old clients keep working. */
 export const PullQuerySchema = z

@@ -1,6 +1,6 @@
 /** Teams (admin): create one, add or remove a member. Membership changes are audited. */
 import type { FastifyInstance } from 'fastify';
-import { ROUTES, TeamCreateRequestSchema, TeamMemberRequestSchema } from '../../../shared/sync/protocol.ts';
+import { ROUTES, TeamCreateRequestSchema, TeamMemberRequestSchema } from '#shared/sync/protocol.ts';
 import type { AppContext } from '../../app.ts';
 import { actorOf, assertAdmin } from '../../auth.ts';
 import { addTeamMember, ensureTeam, removeTeamMember } from '../../workspace.ts';

@@ -5,8 +5,8 @@
  * tools enforced, now the same on every surface.
  */
 import { z } from 'zod';
-import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../../constants.ts';
-import { FRAMED_DATA_NOT_INSTRUCTIONS } from '../../framing-text.ts';
+import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '#shared/constants.ts';
+import { FRAMED_DATA_NOT_INSTRUCTIONS } from '#shared/framing-text.ts';
 import { defineOperation } from '../operation.ts';
 import { StorageKindSchema } from '../schemas.ts';
 

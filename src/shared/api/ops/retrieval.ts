@@ -5,8 +5,8 @@
  * SEARCH_K_MAX_CLI for evaluations, the app's screens 50.
  */
 import { z } from 'zod';
-import { SEARCH_K_MAX_AGENT, SEARCH_K_MAX_CLI } from '../../constants.ts';
-import { FRAMED_DATA_NOT_INSTRUCTIONS } from '../../framing-text.ts';
+import { SEARCH_K_MAX_AGENT, SEARCH_K_MAX_CLI } from '#shared/constants.ts';
+import { FRAMED_DATA_NOT_INSTRUCTIONS } from '#shared/framing-text.ts';
 import { defineOperation } from '../operation.ts';
 import { ContextResultSchema, ReadResultSchema, SearchResultSchema } from '../schemas.ts';
 
