@@ -181,7 +181,9 @@ describe('Entities and the graph in a browser', () => {
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 
-  it('renders and pans a generated graph of 10,000 nodes and 20,000 edges', async () => {
+  it('renders and pans a generated graph of 10,000 nodes and 20,000 edges', {
+    timeout: 400_000,
+  }, async () => {
     const home = freshHome();
     await brain(home, ['status', '--json']);
     generateGraph(home, 10_000, 20_000);

@@ -54,7 +54,8 @@ export async function openApp(url: string, opts: { colorScheme?: 'light' | 'dark
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENS_DIR, { recursive: true });
   const file = path.join(SCREENS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, animations: 'disabled' });
+  // A canvas drawn by software WebGL on a loaded two-core machine can take long to capture.
+  await page.screenshot({ path: file, animations: 'disabled', timeout: 90_000 });
   return file;
 }
 
