@@ -13,7 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrainHost } from '#engine/api/host.ts';
-import { Engine } from '#engine/engine.ts';
+import type { Engine } from '#engine/engine.ts';
+import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { OPERATIONS } from '#shared/api/contract.ts';
 import { createAgentServer } from '../src/cli/mcp/server.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
@@ -106,11 +107,7 @@ beforeAll(async () => {
   );
   // The same local member as the `brain` processes (BRAIN_USER): who ends a run or decides a
   // proposal is part of the answer.
-  const before = process.env.BRAIN_USER;
-  process.env.BRAIN_USER = 'tester';
-  engine = Engine.open({ home, modelDir: join(root, 'no-model') });
-  if (before === undefined) delete process.env.BRAIN_USER;
-  else process.env.BRAIN_USER = before;
+  engine = openAsLocalUser('tester', { home, modelDir: join(root, 'no-model') });
   await engine.add([file]);
   await engine.index();
   sectionId = (

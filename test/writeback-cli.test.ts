@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '#engine/engine.ts';
 import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
+import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { recordRunEnd } from '#engine/writeback/run-end.ts';
 
 const run = promisify(execFile);
@@ -101,13 +101,8 @@ describe('brain ask, config, runs and inbox', () => {
   it('runs the write-back of ended runs, lists them, and decides the inbox', async () => {
     await brain('config', 'set', 'model.baseUrl', model.url);
     await brain('config', 'set', 'model.name', 'scripted');
-    // The same local member as the `brain` processes (BRAIN_USER): acting as another is for the
-    // local admin only ([R3] in docs/RETRIEVAL.md).
-    const before = process.env.BRAIN_USER;
-    process.env.BRAIN_USER = 'tester';
-    const engine = Engine.open({ home, modelDir: join(root, 'no-model') });
-    if (before === undefined) delete process.env.BRAIN_USER;
-    else process.env.BRAIN_USER = before;
+    // The same local member as the `brain` processes (BRAIN_USER).
+    const engine = openAsLocalUser('tester', { home, modelDir: join(root, 'no-model') });
     recordRunEnd(engine.db, {
       run: 'run-cli',
       workspaceId: engine.workspaceId,

@@ -47,3 +47,19 @@ export function createTestWorkspace(): TestWorkspace {
     },
   };
 }
+
+/**
+ * Opens an engine as the local member `user`, as a `brain` process run with BRAIN_USER=`user`
+ * opens it (acting as another member is for the local admin only, [R3] in docs/RETRIEVAL.md).
+ * The test process's own BRAIN_USER is put back afterwards.
+ */
+export function openAsLocalUser(user: string, options: EngineOptions): Engine {
+  const before = process.env.BRAIN_USER;
+  process.env.BRAIN_USER = user;
+  try {
+    return Engine.open(options);
+  } finally {
+    if (before === undefined) delete process.env.BRAIN_USER;
+    else process.env.BRAIN_USER = before;
+  }
+}
