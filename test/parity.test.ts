@@ -23,6 +23,7 @@ import { type InboxCase, inboxCases } from './parity/inbox.cases.ts';
 import { knowledgeCases } from './parity/knowledge.cases.ts';
 import { noteCases } from './parity/notes.cases.ts';
 import { retrievalCases } from './parity/retrieval.cases.ts';
+import { settingsCases } from './parity/settings.cases.ts';
 import { teamCases } from './parity/team.cases.ts';
 
 const run = promisify(execFile);
@@ -153,6 +154,7 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   inbox: inboxCases,
   knowledge: knowledgeCases,
   team: teamCases,
+  settings: settingsCases,
 };
 
 /**

@@ -24,6 +24,7 @@ import { registerRunsEnd } from './commands/runs-end.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerServer } from './commands/server.ts';
+import { registerSettings } from './commands/settings.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerTeams } from './commands/teams.ts';
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
   registerNeighborhood(program);
   registerAsk(program);
   registerConfig(program);
+  registerSettings(program);
   registerInbox(program);
   registerRuns(program);
   registerRunsEnd(program);

@@ -31,7 +31,7 @@ import { findRepoRoot } from '../util/repo-root.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
 import { listFiles } from './files-view.ts';
 import { IndexRunner } from './index-runner.ts';
-import { readSettings, writeSettings } from './settings.ts';
+import { readSettings } from './settings.ts';
 import { type OperationEffects, teamEffects } from './team-effects.ts';
 import { FolderWatcher } from './watch.ts';
 import { BrainWork } from './writeback-host.ts';
@@ -278,11 +278,6 @@ export class BrainHost {
         return result;
       },
       'chat.delete': (input) => ({ deleted: deleteThread(e.db, e.user, input.id) }),
-      'settings.get': () => this.settings(),
-      'settings.set': (input) => {
-        writeSettings(e.db, input);
-        return this.settings();
-      },
       'watch.list': () => this.watcher.list(),
       'watch.add': (input) => this.watcher.add(input.path, input.scope),
       'watch.remove': async (input) => ({ removed: await this.watcher.remove(input.path) }),

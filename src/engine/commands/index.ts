@@ -17,6 +17,7 @@ import { INBOX_OPERATIONS } from '#shared/api/ops/inbox.ts';
 import { KNOWLEDGE_OPERATIONS } from '#shared/api/ops/knowledge.ts';
 import { NOTE_OPERATIONS } from '#shared/api/ops/notes.ts';
 import { RETRIEVAL_OPERATIONS } from '#shared/api/ops/retrieval.ts';
+import { SETTINGS_OPERATIONS } from '#shared/api/ops/settings.ts';
 import { TEAM_OPERATIONS } from '#shared/api/ops/team.ts';
 import { AppError } from '#shared/errors.ts';
 import { graphHandlers } from './graph.ts';
@@ -24,6 +25,7 @@ import { inboxHandlers } from './inbox.ts';
 import { knowledgeHandlers } from './knowledge.ts';
 import { notesAdd } from './notes.ts';
 import { contextGet, itemsRead, searchQuery } from './retrieval.ts';
+import { settingsHandlers } from './settings.ts';
 import { teamHandlers } from './team.ts';
 import type { CommandContext } from './types.ts';
 
@@ -38,6 +40,7 @@ const HANDLERS: Record<string, Handler> = {
   ...inboxHandlers,
   ...knowledgeHandlers,
   ...teamHandlers,
+  ...settingsHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = [
@@ -47,6 +50,7 @@ const OPERATIONS: readonly Operation[] = [
   ...INBOX_OPERATIONS,
   ...KNOWLEDGE_OPERATIONS,
   ...TEAM_OPERATIONS,
+  ...SETTINGS_OPERATIONS,
 ];
 
 const byName = new Map<string, Operation>();

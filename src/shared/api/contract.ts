@@ -10,6 +10,7 @@ import { INBOX_OPERATIONS } from './ops/inbox.ts';
 import { KNOWLEDGE_OPERATIONS } from './ops/knowledge.ts';
 import { NOTE_OPERATIONS } from './ops/notes.ts';
 import { RETRIEVAL_OPERATIONS } from './ops/retrieval.ts';
+import { SETTINGS_OPERATIONS } from './ops/settings.ts';
 import { TEAM_OPERATIONS } from './ops/team.ts';
 import type {
   AddReport,
@@ -18,7 +19,6 @@ import type {
   ChatThread,
   ChatThreadSummary,
   FileList,
-  Settings,
   StatusView,
   WatchedFolder,
 } from './types.ts';
@@ -51,7 +51,7 @@ export const FilesListInput = z.object({
 /**
  * Operations declared with their output schemas, for every surface (src/shared/api/operation.ts):
  * the CLI and MCP tools are derived from these too. The entries below them are the app's own
- * (files, chat, settings, watched folders, the sample, the model), still to become operations.
+ * (files, chat, watched folders, the sample, the model), still to become operations.
  */
 export const OPERATIONS = [
   ...RETRIEVAL_OPERATIONS,
@@ -60,6 +60,7 @@ export const OPERATIONS = [
   ...INBOX_OPERATIONS,
   ...KNOWLEDGE_OPERATIONS,
   ...TEAM_OPERATIONS,
+  ...SETTINGS_OPERATIONS,
 ] as const;
 
 export const CONTRACT = {
@@ -87,8 +88,6 @@ export const CONTRACT = {
     mutates: true,
   },
   'chat.delete': { input: z.object({ id }).strict(), mutates: true },
-  'settings.get': { input: z.object({}).strict().optional(), mutates: false },
-  'settings.set': { input: z.object({ indexOnAdd: z.boolean().optional() }).strict(), mutates: true },
   'watch.list': { input: z.object({}).strict().optional(), mutates: false },
   'watch.add': { input: z.object({ path: z.string().min(1).max(4096), scope }).strict(), mutates: true },
   'watch.remove': { input: z.object({ path: z.string().min(1).max(4096) }).strict(), mutates: true },
@@ -112,8 +111,6 @@ export type Outputs = OutputsOf<typeof OPERATIONS> & {
   'chat.thread': ChatThread;
   'chat.send': ChatSendResult;
   'chat.delete': { deleted: boolean };
-  'settings.get': Settings;
-  'settings.set': Settings;
   'watch.list': WatchedFolder[];
   'watch.add': WatchedFolder;
   'watch.remove': { removed: boolean };

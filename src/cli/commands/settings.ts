@@ -1,0 +1,51 @@
+/**
+ * `brain settings [--json]` and `brain settings set --index-on-add on|off`: the contract's
+ * settings.get and settings.set (src/shared/api/ops/settings.ts), as the app's Settings screen.
+ */
+import type { Command } from 'commander';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { SettingsGet, SettingsSet } from '#shared/api/ops/settings.ts';
+import { AppError } from '#shared/errors.ts';
+import { withEngine } from '../context.ts';
+import { print, printJson } from '../output.ts';
+
+function onOff(value: string): boolean {
+  if (value === 'on' || value === 'true') return true;
+  if (value === 'off' || value === 'false') return false;
+  throw new AppError('validation-failed', `--index-on-add takes on or off, not "${value}".`);
+}
+
+function show(view: { indexOnAdd: boolean; dataFolder: string; user: string }): void {
+  print(`index-on-add  ${view.indexOnAdd ? 'on' : 'off'}`);
+  print(`data folder   ${view.dataFolder}`);
+  print(`acting as     ${view.user}`);
+}
+
+export function registerSettings(program: Command): void {
+  const settings = program
+    .command('settings')
+    .description(SettingsGet.summary)
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      withEngine(program, async (engine) => {
+        const view = await run(memberContext(engine, 'cli'), SettingsGet, {});
+        if (opts.json) printJson(view);
+        else show(view);
+      }),
+    );
+  settings
+    .command('set')
+    .description(SettingsSet.summary)
+    .option('--index-on-add <on|off>', 'index new files as soon as they are added')
+    .option('--json', 'print JSON (the settings after it)')
+    .action((opts: { indexOnAdd?: string; json?: boolean }) =>
+      withEngine(program, async (engine) => {
+        const input = opts.indexOnAdd === undefined ? {} : { indexOnAdd: onOff(opts.indexOnAdd) };
+        const view = await run(memberContext(engine, 'cli'), SettingsSet, input);
+        // `--json` after `set` may be read as the parent's own option.
+        if (opts.json || settings.opts().json) printJson(view);
+        else show(view);
+      }),
+    );
+}

@@ -1,0 +1,31 @@
+/**
+ * Parity rows for the workspace's settings (src/shared/api/ops/settings.ts): read, changed and put
+ * back alike on IPC, HTTP and the command line (no MCP tool: agents do not change settings).
+ */
+import type { Case, ParityWorld } from './case.ts';
+
+export function settingsCases(_w: ParityWorld): Case[] {
+  return [
+    { name: 'the settings', op: 'settings.get', input: {}, cli: ['settings'] },
+    {
+      name: 'indexing on add turned on',
+      op: 'settings.set',
+      input: { indexOnAdd: true },
+      cli: ['settings', 'set', '--index-on-add', 'on'],
+    },
+    {
+      name: 'and off again',
+      op: 'settings.set',
+      input: { indexOnAdd: false },
+      cli: ['settings', 'set', '--index-on-add', 'off'],
+    },
+    {
+      name: 'a value that is neither on nor off',
+      op: 'settings.set',
+      input: { indexOnAdd: 'maybe' },
+      cli: ['settings', 'set', '--index-on-add', 'maybe'],
+    },
+    // The command line has no option for it (commander refuses it as a usage error, exit 2).
+    { name: 'a setting that does not exist', op: 'settings.set', input: { theme: 'dark' }, cli: [] },
+  ];
+}
