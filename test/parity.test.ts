@@ -4,7 +4,7 @@
  * (a real `brain` process, --json) and MCP (the server over the SDK's in-memory transport), gives
  * the same answer, or the same error code, on each (docs/ARCHITECTURE.md).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,7 @@ import { noteCases } from './parity/notes.cases.ts';
 import { retrievalCases } from './parity/retrieval.cases.ts';
 import { settingsCases } from './parity/settings.cases.ts';
 import { teamCases } from './parity/team.cases.ts';
+import { startServe } from './serve-process.ts';
 
 const run = promisify(execFile);
 const BRAIN = resolve('bin/brain.mjs');
@@ -120,21 +121,7 @@ beforeAll(async () => {
   await server.connect(a);
   mcp = new Client({ name: 'parity', version: '1' });
   await mcp.connect(b);
-  serve = spawn('node', [BRAIN, '--home', home, 'serve', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    serve.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Org Brain is running at (\S+)/.exec(out);
-      if (m?.[1]) done(m[1]);
-    });
-    serve.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  base = new URL(url).origin;
-  token = new URL(url).hash.replace('#token=', '');
+  ({ child: serve, base, token } = await startServe(home, env));
 }, 180_000);
 
 afterAll(async () => {

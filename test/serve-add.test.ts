@@ -2,12 +2,13 @@
  * `brain serve` keeps answering while a big drop is added: adding awaits its reads, hashes and
  * blob writes file by file (src/engine/add.ts), so other requests are served in between.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '#engine/testing/until.ts';
+import { startServe } from './serve-process.ts';
 
 const FILES = 10_000;
 
@@ -18,22 +19,11 @@ let token: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'brain-serve-add-'));
-  child = spawn('node', [resolve('bin/brain.mjs'), '--home', join(root, 'home'), 'serve', '--port', '0'], {
-    env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Org Brain is running at (\S+)/.exec(out);
-      if (m?.[1]) done(m[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  const parsed = new URL(url);
-  base = parsed.origin;
-  token = parsed.hash.replace('#token=', '');
+  ({ child, base, token } = await startServe(join(root, 'home'), {
+    ...process.env,
+    BRAIN_MODEL_DIR: join(root, 'no-model'),
+    BRAIN_USER: 'tester',
+  }));
 }, 120_000);
 
 afterAll(() => {

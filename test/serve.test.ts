@@ -1,13 +1,14 @@
 /** `brain serve`: the browser host, as a browser and as an attacker on the same machine see it. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '#engine/testing/until.ts';
+import { startServe } from './serve-process.ts';
 
 let child: ChildProcess;
 let root: string;
@@ -17,26 +18,11 @@ let mcpToken: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'brain-serve-'));
-  child = spawn('node', [resolve('bin/brain.mjs'), '--home', join(root, 'home'), 'serve', '--port', '0'], {
-    env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Org Brain is running at (\S+)/.exec(out);
-      const t = /bearer token (\S+?)\)/.exec(out);
-      if (m?.[1] && t?.[1]) {
-        mcpToken = t[1];
-        done(m[1]);
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  const parsed = new URL(url);
-  base = parsed.origin;
-  token = parsed.hash.replace('#token=', '');
+  ({ child, base, token, mcpToken } = await startServe(join(root, 'home'), {
+    ...process.env,
+    BRAIN_MODEL_DIR: join(root, 'no-model'),
+    BRAIN_USER: 'tester',
+  }));
 }, 120_000);
 
 afterAll(() => {

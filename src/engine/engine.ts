@@ -18,7 +18,7 @@ import { type LineRange, type ReadResult, readItem } from './read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
 import { closeVectorWorker } from './search/vector-client.ts';
-import { statusCounts } from './status-counts.ts';
+import { type StatusCounts, statusCounts } from './status-counts.ts';
 import { connectedUser, type SyncStatus, syncStatus } from './sync/state.ts';
 import { flushTelemetry, logEvent, type Surface } from './telemetry.ts';
 import {
@@ -46,21 +46,11 @@ export type EngineOptions = {
   embedder?: Embedder;
 };
 
-export type Status = {
+export type Status = StatusCounts & {
   user: string;
   workspace: string;
   home: string;
   scopes: string[];
-  counts: {
-    files: number;
-    indexed: number;
-    notIndexed: number;
-    failed: number;
-    sections: number;
-    notes: number;
-    entities: number;
-  };
-  queue: { queued: number; running: number };
   model: ModelState;
   sync: SyncStatus;
 };
