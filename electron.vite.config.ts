@@ -39,16 +39,16 @@ export default defineConfig({
       externalizeDeps: true,
       rolldownOptions: {
         // The engine process and the worker threads are entries of their own, emitted beside
-        // index.js under fixed names (src/engine/util/worker.ts finds them there).
+        // index.js under fixed names (src/engine/processes/worker.ts finds them there).
         input: {
           index: resolve(root, 'src/main/index.ts'),
-          'engine-host': resolve(root, 'src/engine/api/utility-entry.ts'),
-          'extract-worker': resolve(root, 'src/engine/ingest/extract-worker.ts'),
-          'embed-worker': resolve(root, 'src/engine/embed/embed-worker.ts'),
-          'download-worker': resolve(root, 'src/engine/embed/download-worker.ts'),
-          'vector-worker': resolve(root, 'src/engine/search/vector-worker.ts'),
+          'engine-host': resolve(root, 'src/engine/processes/engine-host.ts'),
+          'extract-worker': resolve(root, 'src/engine/processes/extract-worker.ts'),
+          'embed-worker': resolve(root, 'src/engine/processes/embed-worker.ts'),
+          'download-worker': resolve(root, 'src/engine/processes/download-worker.ts'),
+          'vector-worker': resolve(root, 'src/engine/processes/vector-worker.ts'),
         },
-        // Chunks sit beside the entries: src/engine/util/worker.ts finds worker entries next to itself.
+        // Chunks sit beside the entries: src/engine/processes/worker.ts finds worker entries next to itself.
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
         external: nativeExternal,
       },

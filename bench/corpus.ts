@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Db, openDb } from '#engine/db/driver.ts';
-import { vecBlob } from '#engine/items.ts';
+import { vecBlob } from '#engine/read/items.ts';
 import { EMBED_DIM } from '#shared/constants.ts';
 import { gaussian, randomUnitVector, rng, zipfSampler } from './util.ts';
 

@@ -7,7 +7,7 @@
  *   import { runInjectionBench } from './injection.ts';
  *   runInjectionBench({ sections: 100_000, queries: 200, dir, log });
  */
-import { inject } from '#engine/injection.ts';
+import { inject } from '#engine/search/injection.ts';
 import { search } from '#engine/search/search.ts';
 import { logEvent } from '#engine/telemetry.ts';
 import { EMBED_DIM, SEARCH_K_MAX_AGENT } from '#shared/constants.ts';

@@ -6,7 +6,7 @@
  * ones (recall@50).
  */
 
-import { vecBlob } from '#engine/items.ts';
+import { vecBlob } from '#engine/read/items.ts';
 import { ftsQuery, queryTerms } from '#engine/search/keyword.ts';
 import { keywordStream, type Stream, search, vectorStream } from '#engine/search/search.ts';
 import {

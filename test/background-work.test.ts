@@ -111,7 +111,7 @@ function read<T>(sql: string, ...args: unknown[]): T | undefined {
   }
 }
 const pass = (id: string) => read<PassRow>('SELECT * FROM writeback_passes WHERE run_id = ?', id);
-/** The machine and process named by the pass's claim (`host:pid:nonce`, src/engine/jobs-lease.ts). */
+/** The machine and process named by the pass's claim (`host:pid:nonce`, src/engine/jobs/jobs-lease.ts). */
 const holder = (id: string) => pass(id)?.owner.split(':').slice(0, 2);
 const runState = (id: string) =>
   read<{ writeback_state: string }>('SELECT writeback_state FROM runs WHERE id = ?', id)?.writeback_state;

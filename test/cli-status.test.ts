@@ -9,10 +9,10 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Status } from '#engine/engine.ts';
-import { observeMention } from '#engine/graph.ts';
-import { claim, enqueue } from '#engine/jobs.ts';
-import { upsertNote } from '#engine/notes.ts';
-import { retireFile } from '#engine/retire.ts';
+import { claim, enqueue } from '#engine/jobs/jobs.ts';
+import { observeMention } from '#engine/knowledge/graph.ts';
+import { upsertNote } from '#engine/knowledge/notes.ts';
+import { retireFile } from '#engine/knowledge/retire.ts';
 import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 
 const run = promisify(execFile);

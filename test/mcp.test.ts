@@ -15,8 +15,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '#engine/engine.ts';
-import { linkItems } from '#engine/graph.ts';
-import { upsertNote } from '#engine/notes.ts';
+import { linkItems } from '#engine/knowledge/graph.ts';
+import { upsertNote } from '#engine/knowledge/notes.ts';
 
 const BRAIN = resolve('bin/brain.mjs');
 const TINY_MODEL = resolve('test/fixtures/tiny-model');

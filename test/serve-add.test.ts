@@ -1,6 +1,6 @@
 /**
  * `brain serve` keeps answering while a big drop is added: adding awaits its reads, hashes and
- * blob writes file by file (src/engine/add.ts), so other requests are served in between.
+ * blob writes file by file (src/engine/add/add.ts), so other requests are served in between.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

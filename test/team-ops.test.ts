@@ -7,9 +7,9 @@
  * cannot call any of them, and the app hears of a round even when it failed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrainHost } from '#engine/api/host.ts';
 import { run, runCommand } from '#engine/commands/index.ts';
 import { type CommandContext, memberContext } from '#engine/commands/types.ts';
+import { BrainHost } from '#engine/host/host.ts';
 import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 import type { EventName } from '#shared/api/events.ts';
 import * as Team from '#shared/api/ops/team.ts';

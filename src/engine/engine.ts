@@ -6,15 +6,15 @@ import { SEARCH_K_MAX_AGENT } from '../shared/constants.ts';
 import { AppError } from '../shared/errors.ts';
 import type { SearchResult } from '../shared/types.ts';
 import { assertMayActAs, recordActingAs } from './acting-as.ts';
-import { type AddProgress, type AddResult, addPaths } from './add.ts';
-import { type BlobStore, createBlobStore } from './blobs.ts';
+import { type AddProgress, type AddResult, addPaths } from './add/add.ts';
+import { type BlobStore, createBlobStore } from './add/blobs.ts';
+import { type MovePlan, type MoveResult, moveItem, planMove } from './add/move.ts';
 import { type Db, openDb } from './db/driver.ts';
 import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
-import { type IndexProgress, type IndexReport, runIndex } from './index-queue.ts';
+import { type IndexProgress, type IndexReport, runIndex } from './indexing/index-queue.ts';
 import { closeIngestWorkers } from './ingest/index.ts';
-import { releaseLeases } from './jobs-lease.ts';
-import { type MovePlan, type MoveResult, moveItem, planMove } from './move.ts';
-import { type LineRange, type ReadResult, readItem } from './read.ts';
+import { releaseLeases } from './jobs/jobs-lease.ts';
+import { type LineRange, type ReadResult, readItem } from './read/read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
 import { closeVectorWorker } from './search/vector-client.ts';
@@ -137,7 +137,7 @@ export class Engine {
     return planMove(this.db, this.user, id, scope);
   }
 
-  /** Moves a file (and its sections) or a note to another scope (src/engine/move.ts). */
+  /** Moves a file (and its sections) or a note to another scope (src/engine/add/move.ts). */
   move(id: string, scope: string): MoveResult {
     const result = moveItem(this.db, this.user, id, scope);
     logEvent(this.db, this.surface, this.user, 'move', {

@@ -6,7 +6,7 @@
  *  - `search`  every engine search (Engine.search): query, semantic, ms, hits [{id, score}]
  *  - `inject`  every read-injection turn (injection.ts): query, scores, anchors, what was injected
  *              or why nothing was
- *  - `tool`    every MCP tool call and its outcome (src/cli/mcp): tool, agent, run, ok, ms, error
+ *  - `tool`    every MCP tool call and its outcome (src/hosts/mcp): tool, agent, run, ok, ms, error
  *  - `add`     files added through the engine
  *  - `act-as`  an admin opened the engine as another member (`--as`): as, by, command, surface;
  *              logged under the admin (acting-as.ts, [R3] in docs/RETRIEVAL.md)

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { safeStorage, type UtilityProcess, utilityProcess } from 'electron';
-import type { EngineMessage, MainMessage } from '../engine/api/messages.ts';
+import type { EngineMessage, MainMessage } from '../engine/host/messages.ts';
 import type { BridgeResult } from '../shared/api/bridge.ts';
 import type { EventName } from '../shared/api/events.ts';
 

@@ -20,7 +20,7 @@ import {
 } from './security.ts';
 
 // Files this process creates (the profile) are the user's only ([M1] in docs/SECURITY.md); the
-// engine process sets the same umask itself (src/engine/api/utility-entry.ts).
+// engine process sets the same umask itself (src/engine/processes/engine-host.ts).
 process.umask(0o077);
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,8 +6,8 @@
  * entities.duplicates and entities.link have no `brain` command (`notOn: ['cli']`): their rows
  * run on the app's surfaces only, and `cli` is left empty.
  */
-import { observeMention } from '#engine/graph.ts';
-import { upsertNote } from '#engine/notes.ts';
+import { observeMention } from '#engine/knowledge/graph.ts';
+import { upsertNote } from '#engine/knowledge/notes.ts';
 import type { Case, ParityWorld } from './case.ts';
 
 type Seeded = { sousa: string; souza: string; section: { start: number; end: number } };

@@ -7,8 +7,8 @@
  * re-invites members through the real API. Every step is logged; the log is printed on failure.
  */
 
-import { moveItem } from '#engine/move.ts';
-import { retireFile } from '#engine/retire.ts';
+import { moveItem } from '#engine/add/move.ts';
+import { retireFile } from '#engine/knowledge/retire.ts';
 import { canSee, narrowestScope, visibleScopes } from '#engine/scope.ts';
 import type { Rng } from '#engine/sync/testing/fake-server.ts';
 import { type FlakyTransport, flakyTransport } from '#engine/sync/testing/flaky.ts';

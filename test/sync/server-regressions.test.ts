@@ -6,7 +6,7 @@
  * [S10]).
  */
 import { afterEach, expect, it } from 'vitest';
-import { moveItem } from '#engine/move.ts';
+import { moveItem } from '#engine/add/move.ts';
 import { pushAll, syncRound } from '#engine/sync/client.ts';
 import { createReplica, dumpReplica, editBody, type TestReplica } from '#engine/sync/testing/replica.ts';
 import { HttpTransport } from '#engine/sync/transport.ts';

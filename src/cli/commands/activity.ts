@@ -31,7 +31,7 @@ export function registerActivity(program: Command): void {
     .option('--json', 'print JSON')
     .action((opts: { limit?: number; before?: number; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        // Only this member's own entries: the operation owns that rule (src/engine/activity.ts).
+        // Only this member's own entries: the operation owns that rule (src/engine/knowledge/activity.ts).
         const out = await run(memberContext(engine, 'cli'), ActivityList, {
           limit: opts.limit,
           before: opts.before,

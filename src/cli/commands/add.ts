@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AddResult } from '#engine/add.ts';
+import type { AddResult } from '#engine/add/add.ts';
 import { scopeKeptSentence } from '#shared/scope-kept.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
@@ -17,7 +17,7 @@ export function registerAdd(program: Command): void {
         const result = await engine.add(paths, { scope: opts.scope });
         if (opts.json) printJson(result);
         else printReport(result);
-        // Re-adding never moves a file (src/engine/move.ts): said on stderr, after the report.
+        // Re-adding never moves a file (src/engine/add/move.ts): said on stderr, after the report.
         for (const k of result.scopeKept ?? []) process.stderr.write(`${scopeKeptSentence(k)}\n`);
       }),
     );

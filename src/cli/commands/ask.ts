@@ -1,9 +1,9 @@
 /** `brain ask "<question>"`: one chat turn through the same path as the app's chat (injection, model or passages). */
 import type { Command } from 'commander';
-import { sendMessage } from '#engine/api/chat.ts';
-import { modelAnswerer } from '#engine/api/chat-model.ts';
-import { inject } from '#engine/injection.ts';
+import { sendMessage } from '#engine/host/chat.ts';
+import { modelAnswerer } from '#engine/host/chat-model.ts';
 import { resolveModel } from '#engine/llm/config.ts';
+import { inject } from '#engine/search/injection.ts';
 import { describeCitation } from '#shared/citation.ts';
 import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';

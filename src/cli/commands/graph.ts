@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
-import { DEFAULT_GRAPH_STORAGE_KINDS } from '#engine/graph-view.ts';
+import { DEFAULT_GRAPH_STORAGE_KINDS } from '#engine/knowledge/graph-view.ts';
 import { GraphGet, KNOWLEDGE_LIMITS } from '#shared/api/ops/knowledge.ts';
 import type { GraphView } from '#shared/api/types.ts';
 import { withEngine } from '../context.ts';

@@ -6,9 +6,9 @@
  */
 import type { Command } from 'commander';
 import { AppError } from '#shared/errors.ts';
+import { serveMcpHttp } from '../../hosts/mcp/http.ts';
+import { runStdio } from '../../hosts/mcp/stdio.ts';
 import type { GlobalOptions } from '../context.ts';
-import { serveMcpHttp } from '../mcp/http.ts';
-import { runStdio } from '../mcp/stdio.ts';
 import { fail, print } from '../output.ts';
 
 type McpOptions = { agent?: string; run?: string; http?: boolean; port?: string };

@@ -1,11 +1,11 @@
 /**
  * `brain move <id> --scope S`: the explicit, confirmed way to change who can see a file (with its
- * sections) or a note. The rules and the write are the engine's (src/engine/move.ts); this asks
+ * sections) or a note. The rules and the write are the engine's (src/engine/add/move.ts); this asks
  * first on a terminal and, without one, moves only when told `--yes`.
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import type { MovePlan, MoveResult } from '#engine/move.ts';
+import type { MovePlan, MoveResult } from '#engine/add/move.ts';
 import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';

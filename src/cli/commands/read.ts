@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
-import { parseLineRange } from '#engine/read.ts';
+import { parseLineRange } from '#engine/read/read.ts';
 import { ItemsRead } from '#shared/api/ops/retrieval.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';

@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { BrainHost } from '#engine/api/host.ts';
 import {
   EMBED_PATH,
   readLiveOwner,
@@ -15,12 +14,13 @@ import {
   writeOwnerFile,
 } from '#engine/embed/remote.ts';
 import type { Engine } from '#engine/engine.ts';
+import { BrainHost } from '#engine/host/host.ts';
 import { AppError } from '#shared/errors.ts';
+import { startBrowserHost } from '../../hosts/browser/http-host.ts';
+import { rendererDir } from '../../hosts/browser/static.ts';
+import { createMcpHttpHandler, MCP_PATH } from '../../hosts/mcp/http.ts';
 import { withEngine } from '../context.ts';
-import { createMcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 import { print } from '../output.ts';
-import { startBrowserHost } from '../serve/http-host.ts';
-import { rendererDir } from '../serve/static.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -1,8 +1,8 @@
 /** The audit pass: the deterministic alias linker, and the model audit's step budget (never merging). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
-import { observeMention } from '../graph.ts';
-import { upsertNote } from '../notes.ts';
+import { observeMention } from '../knowledge/graph.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { roleOf, type ScriptedModel, startScriptedModel } from '../testing/scripted-model.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { findMentions } from './deterministic.ts';

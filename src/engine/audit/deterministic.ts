@@ -7,8 +7,8 @@
  */
 import { actorUnder } from '#shared/ids.ts';
 import type { Db } from '../db/driver.ts';
-import { ENTITY_KINDS, type EntityKind, normaliseName, observeMention } from '../graph.ts';
-import type { ItemRow } from '../items.ts';
+import { ENTITY_KINDS, type EntityKind, normaliseName, observeMention } from '../knowledge/graph.ts';
+import type { ItemRow } from '../read/items.ts';
 
 type Alias = { tokens: string[]; kind: EntityKind };
 type Token = { norm: string; start: number; end: number };

@@ -6,8 +6,8 @@
  * nothing more than the tool calls that already succeeded (each one a whole, additive write).
  */
 import type { Db } from '../db/driver.ts';
-import { getRow } from '../items.ts';
 import { type ModelAccess, resolveModel } from '../llm/config.ts';
+import { getRow } from '../read/items.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { deterministicAudit } from './deterministic.ts';
 import { modelAudit } from './model-audit.ts';

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
-import { findBoundary, splitFenced } from '../framing.ts';
+import { findBoundary, splitFenced } from '../read/framing.ts';
 import { roleOf, type ScriptedModel, startScriptedModel } from '../testing/scripted-model.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { auditFile } from './index.ts';

@@ -11,12 +11,12 @@
 
 import { z } from 'zod';
 import { actorUnder } from '#shared/ids.ts';
-import { createFrame } from '../framing.ts';
-import { ENTITY_KINDS, linkItems, observeMention } from '../graph.ts';
-import type { ItemRow } from '../items.ts';
+import { ENTITY_KINDS, linkItems, observeMention } from '../knowledge/graph.ts';
 import { complete, defineTool, type Message, runToolLoop } from '../llm/client.ts';
 import type { ModelAccess } from '../llm/config.ts';
-import { visibleRow } from '../read.ts';
+import { createFrame } from '../read/framing.ts';
+import type { ItemRow } from '../read/items.ts';
+import { visibleRow } from '../read/read.ts';
 import { search } from '../search/search.ts';
 import type { AuditDeps } from './deterministic.ts';
 

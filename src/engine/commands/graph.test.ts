@@ -10,7 +10,7 @@ import { LinksAdd, MentionsObserve, RunsEnd } from '#shared/api/ops/graph.ts';
 import { AppError } from '#shared/errors.ts';
 import { removeOwnerFile, writeOwnerFile } from '../embed/remote.ts';
 import type { Engine } from '../engine.ts';
-import { upsertNote } from '../notes.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { linksAdd, mentionsObserve, runsEnd } from './graph.ts';
 import { type CommandContext, memberContext } from './types.ts';

@@ -1,6 +1,6 @@
 /**
  * mentions.observe, links.add, graph.neighborhood and runs.end (src/shared/api/ops/graph.ts), as
- * every surface runs them. The scope rules live in src/engine/graph.ts (an item, an end or a
+ * every surface runs them. The scope rules live in src/engine/knowledge/graph.ts (an item, an end or a
  * neighbor the caller cannot see is not found; a neighborhood never shows an edge to a hidden
  * end); the run's rules in src/engine/writeback/run-end.ts. Writes carry the caller's origin: the
  * member's own on the app and the command line, `agent:<name>/user:<user>` for an agent.
@@ -27,8 +27,8 @@ import {
   type Neighborhood,
   neighborhood,
   observeMention,
-} from '../graph.ts';
-import { getRow, vecUpsert } from '../items.ts';
+} from '../knowledge/graph.ts';
+import { getRow, vecUpsert } from '../read/items.ts';
 import { handOffWriteback, type RunRecord, recordRunEnd } from '../writeback/run-end.ts';
 import type { CommandContext } from './types.ts';
 

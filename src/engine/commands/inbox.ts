@@ -59,7 +59,7 @@ export type AppNotice = { [E in EventName]: { event: E; payload: Events[E] } }[E
 /**
  * What the app's windows are told after a decision, so the inbox, the rail's count and the file
  * list refresh (the note an approval writes is a new item). Only the long-lived hosts have windows
- * (src/engine/api/host.ts); the CLI and MCP have nobody to tell.
+ * (src/engine/host/host.ts); the CLI and MCP have nobody to tell.
  */
 export const inboxNotices = {
   'inbox.approve': (out: OutputOf<typeof InboxApprove>): AppNotice[] => [

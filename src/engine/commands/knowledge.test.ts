@@ -6,13 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Surface } from '#shared/api/operation.ts';
-import { listActivity } from '../activity.ts';
-import { dossier } from '../api/files-view.ts';
 import type { Engine } from '../engine.ts';
-import { listEntities, possibleDuplicates } from '../entities.ts';
-import { linkItems, observeMention } from '../graph.ts';
-import { graphView } from '../graph-view.ts';
-import { upsertNote } from '../notes.ts';
+import { dossier } from '../host/files-view.ts';
+import { listActivity } from '../knowledge/activity.ts';
+import { listEntities, possibleDuplicates } from '../knowledge/entities.ts';
+import { linkItems, observeMention } from '../knowledge/graph.ts';
+import { graphView } from '../knowledge/graph-view.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { runCommand } from './index.ts';
 import { memberContext } from './types.ts';

@@ -3,7 +3,7 @@
  * (src/shared/api/ops/knowledge.ts). Every read goes through the caller's scopes ([V1] in
  * docs/PRODUCT.md): an entity, a dossier or a graph node only when its scope is visible, an edge
  * only when both ends are; graph filters narrow what is visible and never widen it. Activity is
- * the caller's own, never another member's (src/engine/activity.ts).
+ * the caller's own, never another member's (src/engine/knowledge/activity.ts).
  */
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type {
@@ -14,11 +14,11 @@ import type {
   GraphGet,
   ItemsDossier,
 } from '#shared/api/ops/knowledge.ts';
-import { listActivity } from '../activity.ts';
-import { dossier } from '../api/files-view.ts';
-import { listEntities, possibleDuplicates } from '../entities.ts';
-import { linkItems } from '../graph.ts';
-import { graphView } from '../graph-view.ts';
+import { dossier } from '../host/files-view.ts';
+import { listActivity } from '../knowledge/activity.ts';
+import { listEntities, possibleDuplicates } from '../knowledge/entities.ts';
+import { linkItems } from '../knowledge/graph.ts';
+import { graphView } from '../knowledge/graph-view.ts';
 import type { CommandContext } from './types.ts';
 
 async function entitiesList(

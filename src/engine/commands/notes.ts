@@ -10,8 +10,8 @@ import type { NotesAdd } from '#shared/api/ops/notes.ts';
 import { AppError } from '#shared/errors.ts';
 import { vectorFor } from '../embed/vector-for.ts';
 import { ownedItemId } from '../ids.ts';
-import { getRow } from '../items.ts';
-import { upsertNote } from '../notes.ts';
+import { upsertNote } from '../knowledge/notes.ts';
+import { getRow } from '../read/items.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
 import type { CommandContext } from './types.ts';
 

@@ -3,7 +3,7 @@
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { ContextGet, ItemsRead, SearchQuery } from '#shared/api/ops/retrieval.ts';
 import { SEARCH_K_DEFAULT } from '#shared/constants.ts';
-import { inject } from '../injection.ts';
+import { inject } from '../search/injection.ts';
 import type { CommandContext } from './types.ts';
 
 export async function searchQuery(

@@ -1,7 +1,7 @@
 /** settings.get and settings.set (src/shared/api/ops/settings.ts), as every surface runs them. */
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { SettingsGet, SettingsSet } from '#shared/api/ops/settings.ts';
-import { readSettings, writeSettings } from '../api/settings.ts';
+import { readSettings, writeSettings } from '../host/settings.ts';
 import type { CommandContext } from './types.ts';
 
 function current(ctx: CommandContext): OutputOf<typeof SettingsGet> {

@@ -3,7 +3,7 @@
  * the workspace server (src/engine/sync/index.ts), the workspace's local members, the chat model's
  * settings (src/engine/llm/config.ts). The server decides who may invite, create teams or revoke;
  * "not connected" is `refused` on every surface alike. Events the app shows after them (the status
- * bar, the inbox) are the host's (src/engine/api/team-effects.ts).
+ * bar, the inbox) are the host's (src/engine/host/team-effects.ts).
  */
 import type { z } from 'zod';
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';

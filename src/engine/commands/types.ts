@@ -13,7 +13,7 @@ export type CommandContext = {
   surface: Surface;
   /** Who the writes of this call are by (origin of items and edges, [S26] in docs/SYNC_SPEC.md). */
   origin: WriteOrigin;
-  /** On the agent surface, the agent and its run (src/cli/mcp/context.ts): runs.end defaults to that run. */
+  /** On the agent surface, the agent and its run (src/hosts/mcp/context.ts): runs.end defaults to that run. */
   agent?: { name: string; run: string; startedAt: string };
 };
 

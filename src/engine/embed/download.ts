@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { PRIVATE_DIR_MODE, tightenTree } from '#platform/private-files.ts';
 import { DEFAULT_MODEL_ID, EMBED_DIM } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
-import { startWorker } from '../util/worker.ts';
+import { startWorker } from '../processes/worker.ts';
 import { hasModelFiles } from './model-dir.ts';
 import type { DownloadReply, DownloadWorkerInput } from './types.ts';
 

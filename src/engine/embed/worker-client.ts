@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.ts';
-import { startWorker, type WorkerName } from '../util/worker.ts';
+import { startWorker, type WorkerName } from '../processes/worker.ts';
 import type { EmbedReply, EmbedRequest, EmbedWorkerInput } from './types.ts';
 
 /** The main thread's handle on the one inference worker. */

@@ -6,7 +6,7 @@
 import type { Worker } from 'node:worker_threads';
 import { EXTRACT_MAX_HEAP_MB, EXTRACT_TIMEOUT_MS } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
-import { startWorker } from '../util/worker.ts';
+import { startWorker } from '../processes/worker.ts';
 import type { Extraction } from './types.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 

@@ -15,7 +15,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions/completions';
 import { z } from 'zod';
-import type { Frame } from '../framing.ts';
+import type { Frame } from '../read/framing.ts';
 import type { ModelAccess } from './config.ts';
 
 const MODEL_TIMEOUT_MS = 120_000;

@@ -4,7 +4,7 @@
  * - CLI and the browser host: a file in the workspace folder readable only by the user (0600).
  * - The desktop app: the engine runs in an Electron utility process, which has no `safeStorage`.
  *   The seam: the utility process installs `installKeyStore(...)` with a store whose cipher asks the
- *   main process to encrypt or decrypt (src/engine/api/messages.ts `secret` messages, answered
+ *   main process to encrypt or decrypt (src/engine/host/messages.ts `secret` messages, answered
  *   with `safeStorage` in src/main/engine-process.ts). Only the ciphertext is written, next to
  *   the workspace as `model-key.enc`; the plain key never touches the disk.
  */

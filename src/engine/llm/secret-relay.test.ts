@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineMessage, type MainMessage, serveMessages } from '../api/messages.ts';
+import { type EngineMessage, type MainMessage, serveMessages } from '../host/messages.ts';
 import { firstMatch } from '../testing/until.ts';
 import { fileKeyStore, installKeyStore } from './key-store.ts';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
-import { upsertNote } from '../notes.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { ftsGeneration } from './keyword-stream.ts';
 

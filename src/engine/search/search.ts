@@ -7,7 +7,7 @@ import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '#shared/constants
 import { AppError } from '#shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { type ItemRow, parseLocator, vecBlob } from '../items.ts';
+import { type ItemRow, parseLocator, vecBlob } from '../read/items.ts';
 import { canSee } from '../scope.ts';
 import { queryTerms } from './keyword.ts';
 import { keywordLists } from './keyword-stream.ts';

@@ -1,7 +1,7 @@
 /** Scope filtering happens inside each of the six streams, before any ranking. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
-import { upsertNote } from '../notes.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { keywordStream, STREAMS, vectorStream } from './search.ts';
 

@@ -13,7 +13,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { EMBED_DIM } from '#shared/constants.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { startWorker } from '../util/worker.ts';
+import { startWorker } from '../processes/worker.ts';
 
 export const STREAM_NAMES = ['file', 'section', 'note'] as const;
 type StreamName = (typeof STREAM_NAMES)[number];

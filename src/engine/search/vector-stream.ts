@@ -19,7 +19,7 @@
  * to the plain vec0 query.
  */
 import { type Db, stmt } from '../db/driver.ts';
-import { vectorGeneration } from '../items.ts';
+import { vectorGeneration } from '../read/items.ts';
 import { type Kernels, kernels } from './simd.ts';
 
 const DIM = 384;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Op, OpSchema, type PulledOp, type SyncProposal } from '#shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
 import { ownedItemId } from '../ids.ts';
-import { getRow } from '../items.ts';
+import { getRow } from '../read/items.ts';
 import { approveProposal, listInbox, rejectProposal } from '../writeback/inbox.ts';
 import { applyPage } from './apply.ts';
 import { freezeChanges, nextBatch, recordAll } from './outbox.ts';

@@ -16,7 +16,7 @@
  */
 import type { Op } from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { retireFile } from '../retire.ts';
+import { retireFile } from '../knowledge/retire.ts';
 import { logEvent, type Surface } from '../telemetry.ts';
 import { getVersion, setVersion } from './outbox.ts';
 import { getProposalRow, type ProposalRow } from './proposals.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Op, OpSchema, type SyncItem } from '#shared/sync/protocol.ts';
 import { writeTx } from '../db/driver.ts';
-import { getRow, vecUpsert } from '../items.ts';
+import { getRow, vecUpsert } from '../read/items.ts';
 import { applyPage } from './apply.ts';
 import { freezeChanges, nextBatch, pendingCount } from './outbox.ts';
 import { checkIndexes, createReplica, dumpReplica, type TestReplica } from './testing/replica.ts';

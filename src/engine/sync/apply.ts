@@ -10,7 +10,15 @@
  */
 import { evictedKind, type Op, type PulledOp, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { FtsBatch, ftsDelete, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../items.ts';
+import {
+  FtsBatch,
+  ftsDelete,
+  getRow,
+  type ItemRow,
+  isSearchable,
+  vecDelete,
+  vecUpsert,
+} from '../read/items.ts';
 import type { Surface } from '../telemetry.ts';
 import { applyProposalCreate, applyProposalDecision, evictProposal } from './apply-proposals.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';

@@ -20,7 +20,7 @@ import {
   type PullResponse,
   PullResponseSchema,
 } from '#shared/sync/protocol.ts';
-import type { BlobStore } from '../blobs.ts';
+import type { BlobStore } from '../add/blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { sha256 } from '../ids.ts';
 import type { Surface } from '../telemetry.ts';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Op, OpSchema, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
-import { getRow, type ItemRow } from '../items.ts';
+import { getRow, type ItemRow } from '../read/items.ts';
 import { narrowestScope } from '../scope.ts';
 import { ReplicaClock } from './clock.ts';
 import { decisionOf, getProposalRow, syncProposalOf } from './proposals.ts';

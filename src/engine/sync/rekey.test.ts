@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
-import { edgeId, linkItems, observeMention } from '../graph.ts';
 import { entityItemId, ownedItemId, sectionId } from '../ids.ts';
-import type { ItemRow } from '../items.ts';
-import { upsertNote } from '../notes.ts';
+import { edgeId, linkItems, observeMention } from '../knowledge/graph.ts';
+import { upsertNote } from '../knowledge/notes.ts';
+import type { ItemRow } from '../read/items.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { rekeyReplica } from './rekey.ts';
 

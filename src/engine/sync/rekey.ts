@@ -15,7 +15,7 @@ import { actorUnder, edgeDiscriminator, originUser } from '#shared/ids.ts';
 import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { edgeId, entityItemId, ownedItemId, sectionId } from '../ids.ts';
-import { vecUpsert } from '../items.ts';
+import { vecUpsert } from '../read/items.ts';
 import { ensureUser } from '../workspace.ts';
 
 export type RekeyResult = { items: number; edges: number };

@@ -5,7 +5,7 @@
  * replica stays. The connection is forgotten (token, cursor, outbox), and the replica says so.
  */
 import { rmSync } from 'node:fs';
-import type { BlobStore } from '../blobs.ts';
+import type { BlobStore } from '../add/blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { evictEdge, evictItem } from './apply.ts';
 import { evictProposal } from './apply-proposals.ts';

@@ -1,6 +1,6 @@
 /**
  * The claim on a run's one write-back pass ([J1]–[J3] in docs/WORKSPACE.md; the lease itself is
- * src/engine/jobs-lease.ts). The pass row is keyed by the run id and the claim is one IMMEDIATE
+ * src/engine/jobs/jobs-lease.ts). The pass row is keyed by the run id and the claim is one IMMEDIATE
  * transaction (run still pending → pass row inserted → run marked running), so two processes, or a
  * run that ends twice, never get two passes. The row's `owner` is the claim's token:
  *  - a pass left `running` under a lease that ran out (its process was killed) is taken over by
@@ -10,7 +10,7 @@
  *    claim was taken over or given back writes nothing and a takeover never duplicates.
  */
 import { type Db, writeTx } from '../db/driver.ts';
-import { claimToken, type LeaseHooks, leaseUntil } from '../jobs-lease.ts';
+import { claimToken, type LeaseHooks, leaseUntil } from '../jobs/jobs-lease.ts';
 
 export type RunRow = {
   id: string;

@@ -18,7 +18,7 @@ import type { InboxView, ProposalView } from '#shared/api/writeback-types.ts';
 import { AppError } from '#shared/errors.ts';
 import { firstLocalUser } from '../acting-as.ts';
 import { type Db, writeTx } from '../db/driver.ts';
-import { upsertNote } from '../notes.ts';
+import { upsertNote } from '../knowledge/notes.ts';
 import { canSee, visibleScopes } from '../scope.ts';
 import type { ProposalRow } from '../sync/proposals.ts';
 import { readState } from '../sync/state.ts';

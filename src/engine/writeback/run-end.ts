@@ -78,7 +78,7 @@ export type WritebackHandoff =
  * Where the pass of a run just ended (and pending) runs ([J4] in docs/WORKSPACE.md), by the
  * surface it was ended on:
  * - the app and `brain serve` (`app`) are a long-lived host whose own write-back loop looks for
- *   pending runs every few seconds (src/engine/api/writeback-host.ts): it takes the run;
+ *   pending runs every few seconds (src/engine/host/writeback-host.ts): it takes the run;
  * - an agent's `brain mcp` on stdio usually exits right after `brain_run_end` (its client closes
  *   it), so a live owner (`<home>/owner.json`: `brain serve`, `brain mcp --http`;
  *   src/engine/embed/remote.ts) gets the run; only without one does this process run the pass,

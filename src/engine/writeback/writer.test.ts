@@ -3,7 +3,7 @@
  * passage reach the scripted model fenced by the pass's boundary, which its system prompt names.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { findBoundary, splitFenced } from '../framing.ts';
+import { findBoundary, splitFenced } from '../read/framing.ts';
 import {
   type ChatRequest,
   roleOf,

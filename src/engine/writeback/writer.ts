@@ -8,9 +8,9 @@
  * a stored note cannot close the work products or pass for another numbered passage.
  */
 import { z } from 'zod';
-import { createFrame, type Frame } from '../framing.ts';
 import { defineTool, runToolLoop } from '../llm/client.ts';
 import type { ModelAccess } from '../llm/config.ts';
+import { createFrame, type Frame } from '../read/framing.ts';
 import type { Proposal } from './gate.ts';
 
 export const WORK_PRODUCTS_CAP = 8000;
@@ -51,7 +51,7 @@ export type WriterInput = {
   user: string | null;
   search: (query: string) => Promise<readonly WriterPassage[]>;
   timeoutMs?: number;
-  /** Aborts the model calls: the pass gave its claim back (src/engine/jobs-lease.ts). */
+  /** Aborts the model calls: the pass gave its claim back (src/engine/jobs/jobs-lease.ts). */
   signal?: AbortSignal;
 };
 

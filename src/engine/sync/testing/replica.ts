@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BlobStore, createBlobStore } from '#engine/blobs.ts';
+import { type BlobStore, createBlobStore } from '#engine/add/blobs.ts';
 import { type Db, openDb, stmt, writeTx } from '#engine/db/driver.ts';
 import { edgeId } from '#engine/ids.ts';
-import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete } from '#engine/items.ts';
-import { upsertNote } from '#engine/notes.ts';
+import { upsertNote } from '#engine/knowledge/notes.ts';
+import { ftsDelete, ftsInsert, getRow, type ItemRow, isSearchable, vecDelete } from '#engine/read/items.ts';
 import type { SyncDeps } from '../client.ts';
 
 export type TestReplica = SyncDeps & {
@@ -130,7 +130,7 @@ export function checkIndexes(db: Db): string[] {
 
 /**
  * A new body for an item this replica holds (anyone's: its origin is kept), written the way the
- * engine's own writers write one (src/engine/graph.ts edits an entity's body so): in one
+ * engine's own writers write one (src/engine/knowledge/graph.ts edits an entity's body so): in one
  * transaction, the full-text row taken out before and put back after, so the index stays in step
  * (`checkIndexes`) and the outbox triggers record the change. False when the item is not here.
  */

@@ -3,7 +3,7 @@
  * link a person confirms, an item's or an entity's dossier, the graph view and the activity list.
  * Declared once (src/shared/api/operation.ts). The CLI keeps the larger caps it had for scripts
  * (entities and graph nodes up to KNOWLEDGE_LIMITS.cliMax) and its own activity page size; none
- * is an MCP tool (agents have brain_neighborhood and brain_link, src/cli/mcp/tools).
+ * is an MCP tool (agents have brain_neighborhood and brain_link, src/hosts/mcp/tools).
  */
 import { z } from 'zod';
 import {

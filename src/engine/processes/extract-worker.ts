@@ -1,0 +1,40 @@
+/**
+ * Worker-thread entry for the parsers that can blow up on hostile input (pdf.js, mammoth, exceljs).
+ * The pool that starts it enforces the heap limit and the timeout by terminating this thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import { toTransferable } from '#shared/errors.ts';
+import { docxWholeText, extractDocx, readDocx } from '../ingest/docx.ts';
+import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
+import type { Extraction } from '../ingest/types.ts';
+import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
+import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
+
+function handle(req: WorkerRequest): Promise<Extraction | string> {
+  if (req.op === 'extract') {
+    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel);
+    if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
+    return extractXlsx(req.bytes, req.fileLabel);
+  }
+  if (req.op === 'whole') {
+    if (req.format === 'pdf') return pdfWholeText(req.bytes);
+    if (req.format === 'docx') return docxWholeText(req.bytes);
+    return xlsxWholeText(req.bytes);
+  }
+  if (req.format === 'pdf') return readPdfLocator(req.bytes, req.locator);
+  if (req.format === 'docx') return readDocx(req.bytes, req.locator);
+  return readXlsx(req.bytes, req.locator);
+}
+
+const port = parentPort;
+if (port) {
+  port.on('message', async (msg: WorkerRequest & { id: number }) => {
+    let reply: WorkerReply;
+    try {
+      reply = { id: msg.id, ok: true, value: await handle(msg) };
+    } catch (err) {
+      reply = { id: msg.id, ok: false, error: toTransferable(err) };
+    }
+    port.postMessage(reply);
+  });
+}
