@@ -192,7 +192,9 @@ describe('Entities and the graph in a browser', () => {
     const canvas = await openGraph(page);
     await expect.poll(() => canvas.getAttribute('data-nodes'), { timeout: 30_000 }).toBe('10000');
     expect(Number(await canvas.getAttribute('data-edges'))).toBe(20_000);
-    await page.waitForTimeout(1000);
+    // The picture is of the laid-out graph: the layout worker says when it is done.
+    await expect.poll(() => canvas.getAttribute('data-layout'), { timeout: 180_000 }).not.toBe('running');
+    await painted(page);
     await screenshot(page, 'graph-04-10k-layout');
 
     const box = await canvas.boundingBox();
@@ -228,11 +230,22 @@ describe('Entities and the graph in a browser', () => {
     console.info(`10k graph: pan took ${elapsed} ms, ${frames} frames (${fps.toFixed(1)} fps)`);
     // Headless Chromium here draws WebGL in software (SwiftShader) on two cores: a GPU does far better.
     expect(fps).toBeGreaterThan(2);
-    await page.waitForTimeout(500);
+    await painted(page);
     await screenshot(page, 'graph-05-10k-panned');
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 });
+
+/** Resolves once the page has painted two more frames: what it shows now is on the screen. */
+async function painted(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const w = globalThis as unknown as FrameCounter;
+        w.requestAnimationFrame(() => w.requestAnimationFrame(() => done()));
+      }),
+  );
+}
 
 /** Writes a random graph straight into a workspace: notes and entities with links between them. */
 function generateGraph(home: string, nodes: number, edges: number): void {

@@ -4,58 +4,37 @@
  * local ones (the admin is the first local user, who made the workspace), and replicas connected
  * to the real workspace server, `brain server` (the admin is a member the server made an admin).
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, type CliWorkspace, cliWorkspace } from './cli-process.ts';
 import { makeReplica, makeRoot } from './sync/helpers.ts';
 import { killServer, type ServerProcess, startServerProcess } from './sync/server-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
-let root: string;
-let home: string;
+let ws: CliWorkspace;
 
-type Result = { stdout: string; stderr: string; code: number };
 type Entry = { event: string; user: string; surface: string; summary: string; data: Record<string, unknown> };
 
-async function brainAs(localUser: string, ...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BRAIN, '--home', home, ...args], {
-      env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: localUser },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as Result;
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const brainAs = (localUser: string, ...args: string[]): Promise<CliResult> =>
+  ws.with({ user: localUser }).brain(...args);
 
 async function activity(localUser: string, ...global: string[]): Promise<Entry[]> {
-  const r = await brainAs(localUser, ...global, 'activity', '--json');
-  if (r.code !== 0) throw new Error(r.stderr);
-  return (JSON.parse(r.stdout) as { entries: Entry[] }).entries;
+  return (await ws.with({ user: localUser }).brainJson<{ entries: Entry[] }>(...global, 'activity')).entries;
 }
 
 const actAs = (entries: Entry[]) => entries.filter((e) => e.event === 'act-as');
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-r3-'));
-  home = join(root, 'home');
-  const files = join(root, 'files');
-  mkdirSync(files);
-  writeFileSync(join(files, 'plan.md'), '# Plan\n\nThe quarterly plan mentions zebra budgets.\n');
+  ws = cliWorkspace('brain-r3-');
+  writeFileSync(join(ws.files, 'plan.md'), '# Plan\n\nThe quarterly plan mentions zebra budgets.\n');
   // `tester` makes the workspace: its first local user, the local admin.
-  for (const args of [['members', 'add', 'bob'], ['members', 'add', 'carol'], ['add', files], ['index']]) {
-    const r = await brainAs('tester', ...args);
-    if (r.code !== 0) throw new Error(r.stderr);
+  for (const args of [['members', 'add', 'bob'], ['members', 'add', 'carol'], ['add', ws.files], ['index']]) {
+    await ws.brainText(...args);
   }
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => ws.remove());
 
 describe('[R3] --as on a local workspace', () => {
   it('[R3] the local admin acts as a member, and Activity records who, as whom and which command', async () => {
@@ -98,13 +77,7 @@ describe('[R3] --as on a local workspace', () => {
     expect(refused.stderr).toMatch(/error\[forbidden\]: Acting as another member \(--as bob\)/);
 
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BRAIN, '--home', home, '--as', 'bob', 'mcp', '--agent', 'r3-agent'],
-      env: {
-        ...(process.env as Record<string, string>),
-        BRAIN_USER: 'tester',
-        BRAIN_MODEL_DIR: join(root, 'no-model'),
-      },
+      ...ws.command('--as', 'bob', 'mcp', '--agent', 'r3-agent'),
       stderr: 'pipe',
     });
     const client = new Client({ name: 'r3', version: '1.0.0' });

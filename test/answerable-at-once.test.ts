@@ -4,44 +4,20 @@
  * then words it had never seen are written, by another process (`brain add` + `brain index`, a
  * second MCP server's note) or by itself (`add_to_brain`); its next search finds them.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
-let root: string;
-let home: string;
-let files: string;
+let ws: CliWorkspace;
 const clients: Client[] = [];
 
 type Hit = { label: string; body: string };
 
-function env(): Record<string, string> {
-  return {
-    ...(process.env as Record<string, string>),
-    BRAIN_USER: 'tester',
-    BRAIN_MODEL_DIR: join(root, 'no-model'),
-  };
-}
-
-async function brain(...args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [BRAIN, '--home', home, ...args, '--json'], { env: env() });
-  return JSON.parse(stdout);
-}
-
 async function mcpServer(agent: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BRAIN, '--home', home, 'mcp', '--agent', agent],
-    env: env(),
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport({ ...ws.command('mcp', '--agent', agent), stderr: 'pipe' });
   const client = new Client({ name: agent, version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -62,18 +38,15 @@ const search = async (client: Client, query: string) =>
   ((await tool(client, 'brain_search', { query })) as { hits: Hit[] }).hits;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-r1-'));
-  home = join(root, 'home');
-  files = join(root, 'files');
-  mkdirSync(files);
-  writeFileSync(join(files, 'handbook.md'), '# Handbook\n\nInvoices go out on the first working day.\n');
-  await brain('add', files);
-  await brain('index');
+  ws = cliWorkspace('brain-r1-');
+  writeFileSync(join(ws.files, 'handbook.md'), '# Handbook\n\nInvoices go out on the first working day.\n');
+  await ws.brainJson('add', ws.files);
+  await ws.brainJson('index');
 });
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 describe('[R1] answerable at once', () => {
@@ -89,11 +62,11 @@ describe('[R1] answerable at once', () => {
     expect(quiet.items).toEqual([]);
 
     writeFileSync(
-      join(files, 'pantry.md'),
+      join(ws.files, 'pantry.md'),
       '# Pantry\n\n## Marmalade\n\nThe quokka marmalade policy: one jar per team, refilled on Fridays.\n',
     );
-    await brain('add', join(files, 'pantry.md'));
-    await brain('index');
+    await ws.brainJson('add', join(ws.files, 'pantry.md'));
+    await ws.brainJson('index');
 
     const hits = await search(host, 'quokka marmalade policy');
     expect(hits[0]?.body).toContain('quokka marmalade');

@@ -4,11 +4,10 @@
  * `brain runs --process` as real processes, the chat model a scripted OpenAI-compatible server in
  * this process ([J1]–[J5] in docs/WORKSPACE.md).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3';
@@ -20,11 +19,9 @@ import {
   writerScript,
 } from '#engine/testing/scripted-model.ts';
 import { until } from '#engine/testing/until.ts';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const BRAIN = resolve('bin/brain.mjs');
-const run = promisify(execFile);
-let root: string;
-let home: string;
+let ws: CliWorkspace;
 let model: ScriptedModel;
 let hangFirstWriter = false;
 const children: ChildProcess[] = [];
@@ -37,18 +34,8 @@ const fact = {
   confidence: 0.9,
 };
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(process.env as Record<string, string>),
-    BRAIN_MODEL_DIR: join(root, 'no-model'),
-    BRAIN_USER: 'tester',
-    ...extra,
-  };
-}
-
 beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-bg-'));
-  home = join(root, 'home');
+  ws = cliWorkspace('brain-bg-');
   hangFirstWriter = false;
   let hung = false;
   const writer = writerScript([fact]);
@@ -60,21 +47,19 @@ beforeEach(async () => {
     return writer(req, i);
   });
   // As a new user sets it up: the workspace and its model from the command line.
-  await brain('config', 'set', 'model.baseUrl', model.url);
-  await brain('config', 'set', 'model.name', 'scripted');
+  await ws.brainText('config', 'set', 'model.baseUrl', model.url);
+  await ws.brainText('config', 'set', 'model.name', 'scripted');
 });
 afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await model.close();
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 /** `brain mcp` on stdio, as Claude Code or Cursor start it. */
 async function agent(extraEnv: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BRAIN, '--home', home, 'mcp', '--agent', 'bg-test'],
-    env: env(extraEnv),
+    ...ws.with({ env: extraEnv }).command('mcp', '--agent', 'bg-test'),
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bg-test', version: '1.0.0' });
@@ -103,7 +88,7 @@ function exited(pid: number): boolean {
 
 type PassRow = { state: string; owner: string; lease_until: number | null; attempts: number };
 function read<T>(sql: string, ...args: unknown[]): T | undefined {
-  const db = new Database(join(home, 'brain.db'), { readonly: true });
+  const db = new Database(join(ws.home, 'brain.db'), { readonly: true });
   try {
     return db.prepare(sql).get(...args) as T | undefined;
   } finally {
@@ -118,10 +103,7 @@ const runState = (id: string) =>
 const note = () => read<{ origin_run: string }>('SELECT origin_run FROM items WHERE label = ?', fact.label);
 const writerAsked = () => model.requests.some((r) => roleOf(r) === 'writer');
 
-async function brain(...args: string[]): Promise<string> {
-  return (await run(process.execPath, [BRAIN, '--home', home, ...args], { env: env() })).stdout;
-}
-const processRuns = () => brain('runs', '--process');
+const processRuns = () => ws.brainText('runs', '--process');
 
 /** A process that writes <home>/owner.json: `brain serve`, or `brain mcp --http` when no other owns. */
 const OWNERS = {
@@ -130,10 +112,7 @@ const OWNERS = {
 } as const;
 
 async function startOwner(kind: keyof typeof OWNERS): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BRAIN, '--home', home, ...OWNERS[kind].args], {
-    env: env(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = ws.spawn(OWNERS[kind].args, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   await new Promise<void>((done, fail) => {
     let out = '';
@@ -151,7 +130,7 @@ describe('background work when the agent process exits right after brain_run_end
     '[J4] leaves the pass to the live owner (%s), which writes it back within seconds',
     async (kind) => {
       const owner = await startOwner(kind);
-      await until(() => existsSync(join(home, 'owner.json')), Boolean, { label: 'owner.json' });
+      await until(() => existsSync(join(ws.home, 'owner.json')), Boolean, { label: 'owner.json' });
       const a = await agent();
       await a.endRun('run-owner');
       await a.client.close(); // the client closes the server: the process exits

@@ -2,42 +2,21 @@
  * `brain add --scope` on a file already here, and `brain move`, as scripts see them: real
  * processes (stdin is a pipe, not a terminal) on one real workspace ([S24] in docs/SYNC_SPEC.md).
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
-let root: string;
-let home: string;
-let files: string;
+let ws: CliWorkspace;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'brain-cli-move-'));
-  home = join(root, 'home');
-  files = join(root, 'files');
-  mkdirSync(files);
+  ws = cliWorkspace('brain-cli-move-');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-async function brain(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [BRAIN, '--home', home, ...args], {
-      env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+afterEach(() => ws.remove());
 
 function scopes(): { storage_kind: string; scope: string }[] {
-  const db = new Database(join(home, 'brain.db'), { readonly: true });
+  const db = new Database(join(ws.home, 'brain.db'), { readonly: true });
   const rows = db.prepare('SELECT storage_kind, scope FROM items ORDER BY rowid').all();
   db.close();
   return rows as { storage_kind: string; scope: string }[];
@@ -45,14 +24,14 @@ function scopes(): { storage_kind: string; scope: string }[] {
 
 describe('[S24] brain add --scope and brain move', () => {
   it('says a re-added file kept its scope, refuses to move without --yes off a terminal, moves with it', async () => {
-    const path = join(files, 'handbook.md');
+    const path = join(ws.files, 'handbook.md');
     writeFileSync(path, '# Handbook\n\nWelcome.\n\n## Payroll\n\nPaid on the 25th.\n');
-    expect((await brain('members', 'add', 'tester', '--team', 'ops')).code).toBe(0);
-    const first = JSON.parse((await brain('add', path, '--json')).stdout) as { added: { id: string }[] };
+    expect((await ws.brain('members', 'add', 'tester', '--team', 'ops')).code).toBe(0);
+    const first = JSON.parse((await ws.brain('add', path, '--json')).stdout) as { added: { id: string }[] };
     const id = first.added[0]?.id ?? '';
-    expect((await brain('index')).code).toBe(0);
+    expect((await ws.brain('index')).code).toBe(0);
 
-    const again = await brain('add', path, '--scope', 'team:ops', '--json');
+    const again = await ws.brain('add', path, '--scope', 'team:ops', '--json');
     expect(again.stderr).toBe(
       `kept handbook.md in org (it was added before): to move it, run \`brain move ${id} --scope team:ops\`\n`,
     );
@@ -60,12 +39,12 @@ describe('[S24] brain add --scope and brain move', () => {
       { id, label: 'handbook.md', path, scope: 'org', asked: 'team:ops' },
     ]);
 
-    const refused = await brain('move', id, '--scope', 'team:ops');
+    const refused = await ws.brain('move', id, '--scope', 'team:ops');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^error\[validation-failed\]: .*pass --yes to move it without a terminal/);
     expect(new Set(scopes().map((r) => r.scope))).toEqual(new Set(['org']));
 
-    const moved = await brain('move', id, '--scope', 'team:ops', '--yes', '--json');
+    const moved = await ws.brain('move', id, '--scope', 'team:ops', '--yes', '--json');
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({
       id,
@@ -79,7 +58,7 @@ describe('[S24] brain add --scope and brain move', () => {
       { storage_kind: 'section', scope: 'team:ops' },
       { storage_kind: 'section', scope: 'team:ops' },
     ]);
-    const text = await brain('move', id, '--scope', 'team:ops');
+    const text = await ws.brain('move', id, '--scope', 'team:ops');
     expect(text.stdout).toBe('handbook.md is already in team:ops: nothing moved.\n');
   });
 });

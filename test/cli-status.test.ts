@@ -3,9 +3,7 @@
  * for key and number for number, as the separate queries it replaced give on the same workspace.
  * The workspace is made by a real engine; the status comes from a real `brain` process.
  */
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Status } from '#engine/engine.ts';
@@ -14,9 +12,8 @@ import { observeMention } from '#engine/knowledge/graph.ts';
 import { upsertNote } from '#engine/knowledge/notes.ts';
 import { retireFile } from '#engine/knowledge/retire.ts';
 import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
+import { cli } from './cli-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
 let ws: TestWorkspace;
 
 beforeEach(() => {
@@ -106,10 +103,7 @@ async function fillWorkspace(): Promise<void> {
 describe('brain status --json', () => {
   it('has the same shape and numbers as the separate queries gave', async () => {
     await fillWorkspace();
-    const { stdout } = await run('node', [BRAIN, '--home', ws.home, 'status', '--json'], {
-      env: { ...process.env, BRAIN_MODEL_DIR: join(ws.home, 'no-model'), BRAIN_USER: 'tester' },
-    });
-    const status = JSON.parse(stdout) as Status;
+    const status = await cli(ws.home, { modelDir: join(ws.home, 'no-model') }).brainJson<Status>('status');
     expect(Object.keys(status)).toEqual([
       'user',
       'workspace',
@@ -118,6 +112,7 @@ describe('brain status --json', () => {
       'counts',
       'queue',
       'model',
+      'chatModel',
       'sync',
     ]);
     expect(Object.keys(status.counts)).toEqual([

@@ -5,15 +5,15 @@
  * endpoint it mounts and, as the embedding owner of its workspace, /embed; `brain mcp --http` in
  * another workspace serves its own MCP endpoint and /embed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '#engine/testing/until.ts';
+import { cli } from './cli-process.ts';
 import { type Endpoint, type Probe, probe } from './local-http-probe.ts';
 
-const BRAIN = resolve('bin/brain.mjs');
 const MB = 1024 * 1024;
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -32,8 +32,7 @@ const children: ChildProcess[] = [];
 
 /** Starts `brain <args>` and waits until its stdout matches every pattern; returns the captures. */
 async function start(home: string, args: string[], patterns: RegExp[]): Promise<string[]> {
-  const child = spawn(process.execPath, [BRAIN, '--home', home, ...args], {
-    env: { ...process.env, BRAIN_USER: 'tester', BRAIN_MODEL_DIR: join(root, 'no-model') },
+  const child = cli(home, { modelDir: join(root, 'no-model') }).spawn(args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

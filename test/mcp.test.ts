@@ -3,12 +3,10 @@
  * over Streamable HTTP, on one real workspace seeded in this process (alice in team eng, bob in
  * team sales, org files, private notes, links to things alice must never see).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,24 +15,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '#engine/engine.ts';
 import { linkItems } from '#engine/knowledge/graph.ts';
 import { upsertNote } from '#engine/knowledge/notes.ts';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const BRAIN = resolve('bin/brain.mjs');
 const TINY_MODEL = resolve('test/fixtures/tiny-model');
-const run = promisify(execFile);
 
-let root: string;
-let home: string;
-let noModel: string;
+/** The seeded workspace; its `brain` processes run as alice. */
+let ws: CliWorkspace;
 const ids: Record<string, string> = {};
 const clients: Client[] = [];
 const children: ChildProcess[] = [];
 
 // biome-ignore lint/suspicious/noExplicitAny: tool answers are JSON checked by expect(), not by types
 type ToolAnswer = { isError: boolean; text: string; json: () => any };
-
-function env(user: string, modelDir = noModel): Record<string, string> {
-  return { ...(process.env as Record<string, string>), BRAIN_USER: user, BRAIN_MODEL_DIR: modelDir };
-}
 
 async function stdioClient(
   options: {
@@ -46,14 +38,12 @@ async function stdioClient(
     name?: string;
   } = {},
 ): Promise<{ client: Client; stderr: () => string }> {
-  const args = [BRAIN, '--home', options.home ?? home, 'mcp'];
+  const args = ['mcp'];
   if (options.as) args.push('--as', options.as);
   if (options.agent) args.push('--agent', options.agent);
   if (options.run) args.push('--run', options.run);
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    env: env('alice', options.modelDir),
+    ...ws.with({ home: options.home, modelDir: options.modelDir }).command(...args),
     stderr: 'pipe',
   });
   let err = '';
@@ -86,12 +76,11 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 async function seed(): Promise<void> {
-  const alice = Engine.open({ home, modelDir: noModel });
+  const alice = Engine.open({ home: ws.home, modelDir: ws.modelDir });
   alice.addMember('alice', ['eng']);
   alice.addMember('bob', ['sales']);
-  const bob = Engine.open({ home, user: 'bob', modelDir: noModel });
-  const files = join(root, 'files');
-  mkdirSync(files);
+  const bob = Engine.open({ home: ws.home, user: 'bob', modelDir: ws.modelDir });
+  const { files } = ws;
   const write = (name: string, text: string) => {
     writeFileSync(join(files, name), text);
     return join(files, name);
@@ -143,23 +132,21 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-mcp-'));
-  home = join(root, 'home');
-  noModel = join(root, 'no-model');
+  ws = cliWorkspace('brain-mcp-', { user: 'alice' });
   process.env.BRAIN_USER = 'alice';
   await seed();
-  await run(process.execPath, [BRAIN, '--home', home, 'index'], { env: env('alice') });
-  await run(process.execPath, [BRAIN, '--home', home, '--as', 'bob', 'index'], { env: env('alice') });
+  await ws.brainText('index');
+  await ws.brainText('--as', 'bob', 'index');
 });
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   for (const child of children) child.kill('SIGTERM');
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 function db(): Database.Database {
-  return new Database(join(home, 'brain.db'), { readonly: true });
+  return new Database(join(ws.home, 'brain.db'), { readonly: true });
 }
 
 describe('brain mcp over stdio', () => {
@@ -493,21 +480,16 @@ describe('brain mcp over stdio', () => {
   });
 
   it('logs every tool call with its outcome for `brain activity`, and only to its user', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      [BRAIN, '--home', home, 'activity', '--limit', '500', '--json'],
-      {
-        env: env('alice'),
-      },
-    );
-    const entries = JSON.parse(stdout).entries as {
-      event: string;
-      ok?: boolean;
-      tool?: string;
-      spoke?: boolean;
-      surface: string;
-      data: Record<string, unknown>;
-    }[];
+    const { entries } = await ws.brainJson<{
+      entries: {
+        event: string;
+        ok?: boolean;
+        tool?: string;
+        spoke?: boolean;
+        surface: string;
+        data: Record<string, unknown>;
+      }[];
+    }>('activity', '--limit', '500');
     const tools = entries.filter((e) => e.event === 'tool');
     expect(tools.some((e) => e.tool === 'brain_search' && e.ok === false)).toBe(true); // k = 9, refused by the schema
     expect(tools.some((e) => e.tool === 'add_to_brain' && e.ok === true)).toBe(true);
@@ -517,10 +499,7 @@ describe('brain mcp over stdio', () => {
     const turns = entries.filter((e) => e.event === 'inject');
     expect(turns.some((e) => e.spoke === true)).toBe(true);
     expect(turns.some((e) => e.spoke === false)).toBe(true);
-    const asBob = await run(process.execPath, [BRAIN, '--home', home, '--as', 'bob', 'activity', '--json'], {
-      env: env('alice'),
-    });
-    const bobs = JSON.parse(asBob.stdout).entries as { user: string }[];
+    const bobs = (await ws.brainJson<{ entries: { user: string }[] }>('--as', 'bob', 'activity')).entries;
     expect(bobs.every((e) => e.user === 'bob')).toBe(true);
   });
 });
@@ -555,8 +534,8 @@ describe('several processes on one workspace', () => {
   });
 
   it('a failing search still gives brain_context a usable answer that found nothing', async () => {
-    const other = join(root, 'broken-home');
-    const engine = Engine.open({ home: other, modelDir: noModel });
+    const other = join(ws.root, 'broken-home');
+    const engine = Engine.open({ home: other, modelDir: ws.modelDir });
     upsertNote(engine.db, engine.workspaceId, {
       kind: 'fact',
       label: 'Refunds',
@@ -576,8 +555,7 @@ describe('several processes on one workspace', () => {
 });
 
 async function startHttp(modelDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BRAIN, '--home', home, 'mcp', '--http', '--agent', 'http-agent'], {
-    env: env('alice', modelDir),
+  const child = ws.with({ modelDir }).spawn(['mcp', '--http', '--agent', 'http-agent'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -678,7 +656,7 @@ describe('brain mcp --http', () => {
   });
 
   it('is the embedding owner: a stdio brain mcp started now embeds through it', async () => {
-    expect(existsSync(join(home, 'owner.json'))).toBe(true);
+    expect(existsSync(join(ws.home, 'owner.json'))).toBe(true);
     const { client, stderr } = await stdioClient({ modelDir: TINY_MODEL, agent: 'thin' });
     const added = (
       await call(client, 'add_to_brain', {

@@ -18,6 +18,8 @@ import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { OPERATIONS } from '#shared/api/contract.ts';
 import { createAgentServer } from '../src/hosts/mcp/server.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
+import { chatCases, workspaceCases } from './parity/chat.cases.ts';
+import { fileCases } from './parity/files.cases.ts';
 import { graphCases } from './parity/graph.cases.ts';
 import { type InboxCase, inboxCases } from './parity/inbox.cases.ts';
 import { knowledgeCases } from './parity/knowledge.cases.ts';
@@ -142,6 +144,10 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   knowledge: knowledgeCases,
   team: teamCases,
   settings: settingsCases,
+  chat: chatCases,
+  workspace: workspaceCases,
+  // Last: re-indexing the file runs on in the hosts' background.
+  files: fileCases,
 };
 
 /**

@@ -2,41 +2,22 @@
  * `brain serve` keeps answering while a big drop is added: adding awaits its reads, hashes and
  * blob writes file by file (src/engine/add/add.ts), so other requests are served in between.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { until } from '#engine/testing/until.ts';
-import { startServe } from './serve-process.ts';
+import { readEvents, servedWorkspace } from './serve-process.ts';
 
 const FILES = 10_000;
 
-let child: ChildProcess;
-let root: string;
-let base: string;
-let token: string;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-serve-add-'));
-  ({ child, base, token } = await startServe(join(root, 'home'), {
-    ...process.env,
-    BRAIN_MODEL_DIR: join(root, 'no-model'),
-    BRAIN_USER: 'tester',
-  }));
-}, 120_000);
-
-afterAll(() => {
-  child.kill('SIGTERM');
-  rmSync(root, { recursive: true, force: true });
-});
+const serve = servedWorkspace('brain-serve-add-');
 
 type Answer<T> = { ok: boolean; data: T };
 
 function post(name: string, input?: unknown): Promise<Response> {
-  return fetch(`${base}/api/invoke/${name}`, {
+  return fetch(`${serve().base}/api/invoke/${name}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${serve().token}` },
     body: input === undefined ? undefined : JSON.stringify(input),
   });
 }
@@ -45,21 +26,8 @@ async function invoke<T>(name: string, input?: unknown): Promise<Answer<T>> {
   return (await (await post(name, input)).json()) as Answer<T>;
 }
 
-/** Reads the server-sent events into `into` until aborted. */
-function listen(into: string[], signal: AbortSignal): Promise<void> {
-  return fetch(`${base}/api/events?token=${token}`, { signal }).then(async (res) => {
-    const reader = res.body?.getReader();
-    const decoder = new TextDecoder();
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) return;
-      into.push(decoder.decode(chunk.value));
-    }
-  });
-}
-
 function writeFolder(count: number): string {
-  const folder = join(root, 'drop');
+  const folder = join(serve().root, 'drop');
   mkdirSync(folder);
   for (let i = 0; i < count; i++) {
     writeFileSync(
@@ -77,7 +45,7 @@ describe('brain serve during a drop of 10,000 files', () => {
     const folder = writeFolder(FILES);
     const events: string[] = [];
     const controller = new AbortController();
-    const stream = listen(events, controller.signal);
+    const stream = readEvents(serve(), events, controller.signal);
     // The server writes the add's answer once the add is done: until it arrives, the add is running.
     let addDone = false;
     const add = post('files.add', { paths: [folder] }).finally(() => {

@@ -1,52 +1,35 @@
 /** `brain serve`: the browser host, as a browser and as an attacker on the same machine see it. */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { until } from '#engine/testing/until.ts';
-import { startServe } from './serve-process.ts';
+import { readEvents, servedWorkspace } from './serve-process.ts';
 
-let child: ChildProcess;
-let root: string;
-let base: string;
-let token: string;
-let mcpToken: string;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-serve-'));
-  ({ child, base, token, mcpToken } = await startServe(join(root, 'home'), {
-    ...process.env,
-    BRAIN_MODEL_DIR: join(root, 'no-model'),
-    BRAIN_USER: 'tester',
-  }));
-}, 120_000);
-
-afterAll(() => {
-  child.kill('SIGTERM');
-  rmSync(root, { recursive: true, force: true });
-});
+const serve = servedWorkspace('brain-serve-');
 
 const invoke = (name: string, input?: unknown, auth = true) =>
-  fetch(`${base}/api/invoke/${name}`, {
+  fetch(`${serve().base}/api/invoke/${name}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(auth ? { Authorization: `Bearer ${serve().token}` } : {}),
+    },
     body: input === undefined ? undefined : JSON.stringify(input),
   });
 
 const upload = (name: string, bytes: Uint8Array, path = name) =>
-  fetch(`${base}/api/upload?name=${encodeURIComponent(name)}&path=${encodeURIComponent(path)}`, {
+  fetch(`${serve().base}/api/upload?name=${encodeURIComponent(name)}&path=${encodeURIComponent(path)}`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
+    headers: { Authorization: `Bearer ${serve().token}` },
     body: bytes,
   });
 
 /** A raw request with a chosen Host header (fetch will not let us set it). */
 function withHost(host: string): Promise<number> {
-  const { port } = new URL(base);
+  const { port } = new URL(serve().base);
   return new Promise((done, fail) => {
     const req = request({ host: '127.0.0.1', port, path: '/', headers: { Host: host } }, (res) => {
       res.resume();
@@ -60,30 +43,30 @@ function withHost(host: string): Promise<number> {
 describe('brain serve', () => {
   it('serves agents too: the MCP endpoint, and the embedding model as the owner', async () => {
     const client = new Client({ name: 'serve-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${mcpToken}` } },
+    const transport = new StreamableHTTPClientTransport(new URL(`${serve().base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${serve().mcpToken}` } },
     });
     await client.connect(transport);
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain('brain_context');
     await client.close();
-    const owner = JSON.parse(readFileSync(join(root, 'home', 'owner.json'), 'utf8')) as { pid: number };
-    expect(owner.pid).toBe(child.pid);
+    const owner = JSON.parse(readFileSync(join(serve().home, 'owner.json'), 'utf8')) as { pid: number };
+    expect(owner.pid).toBe(serve().child.pid);
   });
 
   it('serves the app with the strict CSP and binds to 127.0.0.1 only', async () => {
-    const res = await fetch(`${base}/`);
+    const res = await fetch(`${serve().base}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await res.text()).toContain('<div id="root">');
-    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(serve().base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('refuses calls without the token and requests for other hosts', async () => {
     expect((await invoke('app.info', undefined, false)).status).toBe(401); // [H1] in docs/SECURITY.md
     expect(await withHost('evil.example')).toBe(403);
-    expect(await withHost(new URL(base).host)).toBe(200);
-    const traversal = await fetch(`${base}/..%2f..%2fpackage.json`);
+    expect(await withHost(new URL(serve().base).host)).toBe(200);
+    const traversal = await fetch(`${serve().base}/..%2f..%2fpackage.json`);
     expect(await traversal.text()).not.toContain('"name": "org-brain"');
   });
 
@@ -99,17 +82,7 @@ describe('brain serve', () => {
   it('takes uploads, refuses unsupported and oversized ones with reasons, and streams progress events', async () => {
     const events: string[] = [];
     const controller = new AbortController();
-    const stream = fetch(`${base}/api/events?token=${token}`, { signal: controller.signal }).then(
-      async (res) => {
-        const reader = res.body?.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const chunk = await reader?.read();
-          if (!chunk || chunk.done) return;
-          events.push(decoder.decode(chunk.value));
-        }
-      },
-    );
+    const stream = readEvents(serve(), events, controller.signal);
     const md = await upload(
       'policy.md',
       new TextEncoder().encode('# Leave\n\nParental leave is 20 weeks.\n'),

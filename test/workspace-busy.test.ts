@@ -4,64 +4,36 @@
  * ([B2]). Every process is real: the CLI as `node bin/brain.mjs`, the other process as
  * test/lock-holder.ts through the project's tsx loader (bin/tsx.mjs).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '#engine/engine.ts';
 import { until } from '#engine/testing/until.ts';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
 const TSX = resolve('bin/tsx.mjs');
 const HOLDER = resolve('test/lock-holder.ts');
 
-let root: string;
-let home: string;
-let files: string;
+let ws: CliWorkspace;
 const holders: ChildProcess[] = [];
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'brain-busy-'));
-  home = join(root, 'home');
-  files = join(root, 'files');
-  mkdirSync(files);
-  writeFileSync(join(files, 'fox.md'), '# Animals\n\nThe quick brown fox jumps over the lazy dog.\n');
-  writeFileSync(join(files, 'owl.md'), '# Birds\n\nThe owl watches the fox from the old oak.\n');
-  writeFileSync(join(files, 'late.md'), '# Later\n\nA file added while the workspace is busy.\n');
+  ws = cliWorkspace('brain-busy-');
+  writeFileSync(join(ws.files, 'fox.md'), '# Animals\n\nThe quick brown fox jumps over the lazy dog.\n');
+  writeFileSync(join(ws.files, 'owl.md'), '# Birds\n\nThe owl watches the fox from the old oak.\n');
+  writeFileSync(join(ws.files, 'late.md'), '# Later\n\nA file added while the workspace is busy.\n');
 });
 afterEach(async () => {
   vi.unstubAllEnvs();
   for (const h of holders.splice(0)) await release(h);
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
-
-type Outcome = { stdout: string; stderr: string; code: number };
-
-async function brain(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run('node', [BRAIN, '--home', home, ...args], {
-      env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester', ...env },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
-
-async function brainJson<T>(...args: string[]): Promise<T> {
-  const r = await brain([...args, '--json']);
-  if (r.code !== 0) throw new Error(`brain ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
-}
 
 /** Starts the other process and waits until it holds BEGIN IMMEDIATE on the workspace database. */
 async function holdWriteLock(): Promise<ChildProcess> {
-  const child = spawn('node', [TSX, HOLDER, join(home, 'brain.db')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('node', [TSX, HOLDER, join(ws.home, 'brain.db')], { stdio: ['pipe', 'pipe', 'pipe'] });
   holders.push(child);
   let out = '';
   child.stdout?.on('data', (c: Buffer) => {
@@ -84,7 +56,7 @@ async function release(child: ChildProcess): Promise<void> {
 
 /** True while some process holds the write lock (a writer that does not wait at all is refused). */
 function lockIsHeld(): boolean {
-  const db = new Database(join(home, 'brain.db'), { timeout: 0 });
+  const db = new Database(join(ws.home, 'brain.db'), { timeout: 0 });
   try {
     db.exec('BEGIN IMMEDIATE');
     db.exec('ROLLBACK');
@@ -101,7 +73,7 @@ type Hit = { id: string; storageKind: string; citation: unknown };
 type SearchOut = { hits: Hit[] };
 const answers = (s: SearchOut) => s.hits.map((h) => ({ id: h.id, citation: h.citation }));
 const telemetryRows = () => {
-  const db = new Database(join(home, 'brain.db'), { readonly: true });
+  const db = new Database(join(ws.home, 'brain.db'), { readonly: true });
   const n = (db.prepare("SELECT COUNT(*) AS n FROM telemetry WHERE event = 'search'").get() as { n: number })
     .n;
   db.close();
@@ -110,32 +82,32 @@ const telemetryRows = () => {
 
 describe('processes sharing a workspace', () => {
   it('[B1] search, read, status and activity answer as usual while another process holds the write lock', async () => {
-    await brainJson('add', join(files, 'fox.md'), join(files, 'owl.md'));
-    await brainJson('index');
-    const search = await brainJson<SearchOut>('search', 'fox');
+    await ws.brainJson('add', join(ws.files, 'fox.md'), join(ws.files, 'owl.md'));
+    await ws.brainJson('index');
+    const search = await ws.brainJson<SearchOut>('search', 'fox');
     const section = search.hits.find((h) => h.storageKind === 'section');
     expect(section).toBeDefined();
-    const read = await brainJson<unknown>('read', section?.id ?? '');
-    const status = await brainJson<unknown>('status');
+    const read = await ws.brainJson<unknown>('read', section?.id ?? '');
+    const status = await ws.brainJson<unknown>('status');
 
     await holdWriteLock();
     expect(lockIsHeld()).toBe(true);
     // The default wait (10 s) applies: a write at open would fail these commands, not slow them.
-    expect(answers(await brainJson<SearchOut>('search', 'fox'))).toEqual(answers(search));
-    expect(await brainJson('read', section?.id ?? '')).toEqual(read);
-    expect(await brainJson('status')).toEqual(status);
-    const activity = await brainJson<{ entries: { event: string }[] }>('activity');
+    expect(answers(await ws.brainJson<SearchOut>('search', 'fox'))).toEqual(answers(search));
+    expect(await ws.brainJson('read', section?.id ?? '')).toEqual(read);
+    expect(await ws.brainJson('status')).toEqual(status);
+    const activity = await ws.brainJson<{ entries: { event: string }[] }>('activity');
     expect(activity.entries.some((e) => e.event === 'search')).toBe(true);
     expect(lockIsHeld()).toBe(true);
   });
 
   it('[B1] a search logged while the lock is held is queued, not waited for, and written once it is free', async () => {
-    await brainJson('add', join(files, 'fox.md'));
-    await brainJson('index');
+    await ws.brainJson('add', join(ws.files, 'fox.md'));
+    await ws.brainJson('index');
     const before = telemetryRows();
     const holder = await holdWriteLock();
     vi.stubEnv('BRAIN_USER', 'tester'); // the local member the CLI runs made: opening writes nothing
-    const engine = Engine.open({ home, modelDir: join(root, 'no-model') });
+    const engine = Engine.open({ home: ws.home, modelDir: ws.modelDir });
     try {
       const result = await engine.search('fox');
       expect(result.hits.length).toBeGreaterThan(0);
@@ -148,12 +120,12 @@ describe('processes sharing a workspace', () => {
   });
 
   it('[B2] a writer that waits out the lock fails with error[busy], and nothing is marked failed', async () => {
-    await brainJson('add', join(files, 'fox.md'));
+    await ws.brainJson('add', join(ws.files, 'fox.md'));
     const holder = await holdWriteLock();
     // The wait is shortened through the documented variable; the outcome is what a 10 s wait gives.
-    const short = { BRAIN_WRITE_LOCK_TIMEOUT_MS: '300' };
-    for (const args of [['add', join(files, 'late.md')], ['index'], ['members', 'add', 'bob']]) {
-      const r = await brain(args, short);
+    const short = ws.with({ env: { BRAIN_WRITE_LOCK_TIMEOUT_MS: '300' } });
+    for (const args of [['add', join(ws.files, 'late.md')], ['index'], ['members', 'add', 'bob']]) {
+      const r = await short.brain(...args);
       expect(r.code, `brain ${args.join(' ')}`).toBe(1);
       expect(r.stderr).toMatch(/^error\[busy\]: .*another Org Brain process holds/m);
       expect(r.stderr).not.toMatch(/internal|database is locked/);
@@ -161,10 +133,10 @@ describe('processes sharing a workspace', () => {
     expect(lockIsHeld()).toBe(true);
 
     await release(holder);
-    const index = await brainJson<{ indexed: { label: string }[]; failed: unknown[] }>('index');
+    const index = await ws.brainJson<{ indexed: { label: string }[]; failed: unknown[] }>('index');
     expect(index.indexed.map((f) => f.label)).toEqual(['fox.md']);
     expect(index.failed).toEqual([]);
-    const added = await brainJson<{ added: { label: string }[] }>('add', join(files, 'late.md'));
+    const added = await ws.brainJson<{ added: { label: string }[] }>('add', join(ws.files, 'late.md'));
     expect(added.added.map((f) => f.label)).toEqual(['late.md']);
   });
 });

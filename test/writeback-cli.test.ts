@@ -2,38 +2,20 @@
  * `brain config set`, `brain ask`, `brain runs`, `brain inbox` as scripts use them: real processes on a
  * real workspace, the chat model being a scripted OpenAI-compatible server in this process.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
 import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { recordRunEnd } from '#engine/writeback/run-end.ts';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
-const run = promisify(execFile);
-const BRAIN = resolve('bin/brain.mjs');
-let root: string;
-let home: string;
+let ws: CliWorkspace;
 let model: ScriptedModel;
 
-const env = () => ({ ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: 'tester' });
-async function brain(...args: string[]): Promise<string> {
-  return (await run('node', [BRAIN, '--home', home, ...args], { env: env() })).stdout;
-}
-async function json<T>(...args: string[]): Promise<T> {
-  return JSON.parse(await brain(...args, '--json')) as T;
-}
-
 beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'brain-wb-cli-'));
-  home = join(root, 'home');
-  mkdirSync(join(root, 'files'));
-  writeFileSync(
-    join(root, 'files', 'policy.md'),
-    '# Travel\n\nTaxis after 22:00 are reimbursed up to 40 EUR.\n',
-  );
+  ws = cliWorkspace('brain-wb-cli-');
+  writeFileSync(join(ws.files, 'policy.md'), '# Travel\n\nTaxis after 22:00 are reimbursed up to 40 EUR.\n');
   model = await startScriptedModel((req) => {
     const role = roleOf(req);
     if (role === 'chat') return { content: 'Late taxis are reimbursed up to 40 EUR [1].' };
@@ -64,32 +46,36 @@ beforeEach(async () => {
       };
     return { content: 'done' };
   });
-  await brain('add', join(root, 'files'));
-  await brain('index');
+  await ws.brainText('add', ws.files);
+  await ws.brainText('index');
 });
 afterEach(async () => {
   await model.close();
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 describe('brain ask, config, runs and inbox', () => {
   it('answers with passages and modelOff without a model, then with the model once configured', async () => {
-    const off = await json<{ answer: string; modelOff: boolean; citations: unknown[] }>(
+    const off = await ws.brainJson<{ answer: string; modelOff: boolean; citations: unknown[] }>(
       'ask',
       'are taxis reimbursed',
     );
     expect(off).toMatchObject({ modelOff: true, answer: expect.stringMatching(/chat model is off/) });
     expect(off.citations.length).toBeGreaterThan(0);
 
-    await brain('config', 'set', 'model.baseUrl', model.url);
-    await brain('config', 'set', 'model.name', 'scripted');
-    await brain('config', 'set', 'model.key', 'sk-cli-key-0001');
-    expect(statSync(join(home, 'model-key')).mode & 0o777).toBe(0o600);
-    expect(await json('config', 'get')).toMatchObject({ enabled: true, hasKey: true, model: 'scripted' });
-    expect(await brain('config', 'test')).toMatch(/Connected/);
+    await ws.brainText('config', 'set', 'model.baseUrl', model.url);
+    await ws.brainText('config', 'set', 'model.name', 'scripted');
+    await ws.brainText('config', 'set', 'model.key', 'sk-cli-key-0001');
+    expect(statSync(join(ws.home, 'model-key')).mode & 0o777).toBe(0o600);
+    expect(await ws.brainJson('config', 'get')).toMatchObject({
+      enabled: true,
+      hasKey: true,
+      model: 'scripted',
+    });
+    expect(await ws.brainText('config', 'test')).toMatch(/Connected/);
     expect(model.requests.some(() => true)).toBe(true);
 
-    const on = await json<{
+    const on = await ws.brainJson<{
       answer: string;
       modelOff: boolean;
       citations: { n: number; citation: { lineStart: number } }[];
@@ -99,10 +85,10 @@ describe('brain ask, config, runs and inbox', () => {
   });
 
   it('runs the write-back of ended runs, lists them, and decides the inbox', async () => {
-    await brain('config', 'set', 'model.baseUrl', model.url);
-    await brain('config', 'set', 'model.name', 'scripted');
+    await ws.brainText('config', 'set', 'model.baseUrl', model.url);
+    await ws.brainText('config', 'set', 'model.name', 'scripted');
     // The same local member as the `brain` processes (BRAIN_USER).
-    const engine = openAsLocalUser('tester', { home, modelDir: join(root, 'no-model') });
+    const engine = openAsLocalUser('tester', { home: ws.home, modelDir: ws.modelDir });
     recordRunEnd(engine.db, {
       run: 'run-cli',
       workspaceId: engine.workspaceId,
@@ -113,19 +99,19 @@ describe('brain ask, config, runs and inbox', () => {
       startedAt: null,
     });
     await engine.close();
-    const { runs } = await json<{ runs: { id: string; pass: { reviewed: number } | null }[] }>(
+    const { runs } = await ws.brainJson<{ runs: { id: string; pass: { reviewed: number } | null }[] }>(
       'runs',
       '--process',
     );
     expect(runs).toEqual([
       expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 2 }) }),
     ]);
-    expect(await brain('runs')).toMatch(/run-cli .* 2 proposed: 0 written, 2 to review/);
+    expect(await ws.brainText('runs')).toMatch(/run-cli .* 2 proposed: 0 written, 2 to review/);
 
-    const inbox = await json<{ pending: number; items: { id: string; label: string }[] }>('inbox');
+    const inbox = await ws.brainJson<{ pending: number; items: { id: string; label: string }[] }>('inbox');
     expect(inbox.pending).toBe(2);
     const [first, second] = inbox.items;
-    const approved = await json<{ edited: boolean; itemId: string }>(
+    const approved = await ws.brainJson<{ edited: boolean; itemId: string }>(
       'inbox',
       'approve',
       first?.id ?? '',
@@ -133,12 +119,12 @@ describe('brain ask, config, runs and inbox', () => {
       'Taxis after 22:00 are reimbursed up to 45 EUR since May.',
     );
     expect(approved.edited).toBe(true);
-    const read = await json<{ text: string }>('read', approved.itemId);
+    const read = await ws.brainJson<{ text: string }>('read', approved.itemId);
     expect(read.text).toContain('45 EUR since May');
-    await expect(brain('inbox', 'reject', second?.id ?? '')).rejects.toThrow(/reason/);
-    expect(await json('inbox', 'reject', second?.id ?? '', '--reason', 'duplicate')).toMatchObject({
+    await expect(ws.brainText('inbox', 'reject', second?.id ?? '')).rejects.toThrow(/reason/);
+    expect(await ws.brainJson('inbox', 'reject', second?.id ?? '', '--reason', 'duplicate')).toMatchObject({
       state: 'rejected',
     });
-    expect((await json<{ pending: number }>('inbox')).pending).toBe(0);
+    expect((await ws.brainJson<{ pending: number }>('inbox')).pending).toBe(0);
   });
 });

@@ -2,11 +2,12 @@
 import { Command, CommanderError } from 'commander';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
-import { registerAsk } from './commands/ask.ts';
+import { registerAsk, registerChat } from './commands/chat.ts';
 import { registerConfig } from './commands/config.ts';
 import { registerContext } from './commands/context.ts';
 import { registerDossier } from './commands/dossier.ts';
 import { registerEntities } from './commands/entities.ts';
+import { registerFiles } from './commands/files.ts';
 import { registerGraph } from './commands/graph.ts';
 import { registerInbox } from './commands/inbox.ts';
 import { registerIndex } from './commands/index-cmd.ts';
@@ -21,6 +22,7 @@ import { registerNote } from './commands/note.ts';
 import { registerRead } from './commands/read.ts';
 import { registerRuns } from './commands/runs.ts';
 import { registerRunsEnd } from './commands/runs-end.ts';
+import { registerSample } from './commands/sample.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerServer } from './commands/server.ts';
@@ -38,6 +40,8 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerAdd(program);
+  registerFiles(program);
+  registerSample(program);
   registerMove(program);
   registerIndex(program);
   registerSearch(program);
@@ -60,6 +64,7 @@ export function buildProgram(): Command {
   registerLink(program);
   registerNeighborhood(program);
   registerAsk(program);
+  registerChat(program);
   registerConfig(program);
   registerSettings(program);
   registerInbox(program);

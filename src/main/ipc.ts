@@ -19,7 +19,7 @@ export function registerIpc(
     if (!frame || !isTrustedUrl(frame.url))
       return fail('forbidden', 'IPC refused: the sender is not the app window.');
     if (!isCommandName(name)) return fail('forbidden', `Unknown command ${String(name).slice(0, 80)}.`);
-    const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
+    const parsed = CONTRACT[name].input.safeParse(input ?? {});
     if (!parsed.success)
       return fail('validation-failed', `${name}: ${parsed.error.issues[0]?.message ?? 'invalid input'}.`);
     try {

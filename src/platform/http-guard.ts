@@ -1,6 +1,6 @@
 /**
- * The one guard of Org Brain's local HTTP endpoints: the browser host (src/cli/serve/http-host.ts),
- * MCP over HTTP (src/cli/mcp/http.ts) and the embedding endpoint of the process that owns the
+ * The one guard of Org Brain's local HTTP endpoints: the browser host (src/hosts/browser/http-host.ts),
+ * MCP over HTTP (src/hosts/mcp/http.ts) and the embedding endpoint of the process that owns the
  * model (src/engine/embed/remote.ts). Its rules are [H1]–[H4] in docs/SECURITY.md: the per-launch
  * token compared in constant time, a local Host naming the port the request came in on, a
  * same-origin Origin when a browser sends one, a body cap per route, and one status map

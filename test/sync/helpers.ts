@@ -1,15 +1,9 @@
 /** Replicas as separate `brain` processes (their own BRAIN_HOME each), for end-to-end sync tests. */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-
-const run = promisify(execFile);
-export const BRAIN = resolve('bin/brain.mjs');
-
-type CliResult = { stdout: string; stderr: string; code: number };
+import { type CliResult, cli } from '../cli-process.ts';
 
 export type Replica = {
   name: string;
@@ -30,28 +24,13 @@ export function makeReplica(root: string, name: string): Replica {
   const home = join(root, name);
   const files = join(root, `${name}-files`);
   mkdirSync(files, { recursive: true });
-  const brain = async (...args: string[]): Promise<CliResult> => {
-    try {
-      const { stdout, stderr } = await run('node', [BRAIN, '--home', home, ...args], {
-        env: { ...process.env, BRAIN_MODEL_DIR: join(root, 'no-model'), BRAIN_USER: `local-${name}` },
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout: string; stderr: string; code: number };
-      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-    }
-  };
+  const { brain, brainJson } = cli(home, { modelDir: join(root, 'no-model'), user: `local-${name}` });
   return {
     name,
     home,
     files,
     brain,
-    async json<T>(...args: string[]): Promise<T> {
-      const r = await brain(...args, '--json');
-      if (r.code !== 0) throw new Error(`${name}: brain ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
-      return JSON.parse(r.stdout) as T;
-    },
+    json: brainJson,
     write(file, content) {
       const path = join(files, file);
       writeFileSync(path, content);

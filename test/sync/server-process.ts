@@ -1,6 +1,6 @@
 /** The real workspace server as a child process (`brain server --data DIR --port N`), killable and restartable. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { BRAIN } from './helpers.ts';
+import { BRAIN } from '../cli-process.ts';
 
 export type ServerProcess = {
   url: string;

@@ -1,15 +1,21 @@
 /**
  * `brain move <id> --scope S`: the explicit, confirmed way to change who can see a file (with its
- * sections) or a note. The rules and the write are the engine's (src/engine/add/move.ts); this asks
+ * sections) or a note: the contract's items.planMove and items.move (src/shared/api/ops/items.ts). The
+ * rules and the write are the engine's (src/engine/add/move.ts); this asks
  * first on a terminal and, without one, moves only when told `--yes`.
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import type { MovePlan, MoveResult } from '#engine/add/move.ts';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { OutputOf } from '#shared/api/operation.ts';
+import { ItemsMove, ItemsPlanMove } from '#shared/api/ops/items.ts';
 import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
+type MovePlan = OutputOf<typeof ItemsPlanMove>;
+type MoveResult = OutputOf<typeof ItemsMove>;
 type MoveOptions = { scope: string; yes?: boolean; json?: boolean };
 
 export function registerMove(program: Command): void {
@@ -22,13 +28,14 @@ export function registerMove(program: Command): void {
     .option('--json', 'print JSON')
     .action((id: string, opts: MoveOptions) =>
       withEngine(program, async (engine) => {
-        const plan = engine.planMove(id, opts.scope);
+        const ctx = memberContext(engine, 'cli');
+        const plan = await run(ctx, ItemsPlanMove, { id, scope: opts.scope });
         if (plan.from !== plan.to && !opts.yes && !(await confirmed(plan))) {
           process.stderr.write('Not moved.\n');
           process.exitCode = 1;
           return;
         }
-        const result = engine.move(id, opts.scope);
+        const result = await run(ctx, ItemsMove, { id, scope: opts.scope });
         if (opts.json) return printJson(result);
         print(doneLine(result));
       }),

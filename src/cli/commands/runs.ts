@@ -1,14 +1,13 @@
 /**
  * `brain runs`: runs handed in by agents (and remembered chats) with their write-back outcome, the
- * contract's runs.list (src/shared/api/ops/inbox.ts). `--process` is the CLI's own: it runs the
- * passes that wait first ([J5] in docs/WORKSPACE.md), then lists as usual.
+ * contract's runs.list (src/shared/api/ops/inbox.ts). `--process` (runs.process, the command line's
+ * own) runs the passes that wait first ([J5] in docs/WORKSPACE.md), then lists as usual.
  */
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import type { Engine } from '#engine/engine.ts';
-import { runPendingWritebacks } from '#engine/writeback/pass.ts';
-import { RunsList } from '#shared/api/ops/inbox.ts';
+import { RunsList, RunsProcess } from '#shared/api/ops/inbox.ts';
 import type { RunView } from '#shared/api/writeback-types.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
@@ -31,7 +30,7 @@ async function processNow(engine: Engine): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    await runPendingWritebacks(engine, { signal: stop.signal });
+    await run(memberContext(engine, 'cli', { signal: stop.signal }), RunsProcess, {});
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

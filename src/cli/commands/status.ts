@@ -1,15 +1,19 @@
+/** `brain status`: the contract's status.get (src/shared/api/ops/workspace.ts), as the app's status bar. */
 import type { Command } from 'commander';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import { StatusGet } from '#shared/api/ops/workspace.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('Who is acting, what the workspace holds, the queue and the model state')
+    .description(StatusGet.summary)
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withEngine(program, (engine) => {
-        const s = engine.status();
+      withEngine(program, async (engine) => {
+        const s = await run(memberContext(engine, 'cli'), StatusGet, {});
         if (opts.json) return printJson(s);
         const c = s.counts;
         print(`workspace  ${s.home}`);
@@ -23,7 +27,11 @@ export function registerStatus(program: Command): void {
         print(
           `semantic   ${m.status === 'on' ? `on (${m.modelId})` : `${m.status}${m.reason ? `: ${m.reason}` : ''}`}`,
         );
+        print(
+          `chat       ${s.chatModel.status === 'on' ? `on (${s.chatModel.reason})` : `off: ${s.chatModel.reason}`}`,
+        );
         const y = s.sync;
+        if (!y) return;
         if (y.connected) {
           print(
             `sync       ${y.state ?? 'not yet'} ${y.server} as ${y.user}, ${y.pending} pending, last sync ${y.lastSync ?? 'never'}${y.lastError ? ` (${y.lastError})` : ''}`,

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDocx, buildXlsx } from '../../../test/ingest-helpers/build-office.ts';
 import { buildPdf } from '../../../test/ingest-helpers/build-pdf.ts';
 import type { Engine } from '../engine.ts';
-import { dossier } from '../host/files-view.ts';
+import { dossier } from '../read/dossier.ts';
 import type { ItemRow } from '../read/items.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 

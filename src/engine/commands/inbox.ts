@@ -7,8 +7,10 @@
 
 import type { EventName, Events } from '#shared/api/events.ts';
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
-import type { InboxApprove, InboxList, InboxReject, RunsList } from '#shared/api/ops/inbox.ts';
+import type { InboxApprove, InboxList, InboxReject, RunsList, RunsProcess } from '#shared/api/ops/inbox.ts';
+import { offReason, readModelConfig } from '../llm/config.ts';
 import { approveProposal, type Decider, isAdmin, listInbox, rejectProposal } from '../writeback/inbox.ts';
+import { runPendingWritebacks } from '../writeback/pass.ts';
 import { listRuns } from '../writeback/runs.ts';
 import type { CommandContext } from './types.ts';
 
@@ -46,11 +48,21 @@ export async function runsList(
   return { runs: listRuns(db, user, { all: isAdmin(db, user) }) };
 }
 
+/** The passes that wait, here and now; `ctx.signal` gives back the claim of the pass in flight ([J3]). */
+async function runsProcess(
+  ctx: CommandContext,
+  _input: ParsedInputOf<typeof RunsProcess>,
+): Promise<OutputOf<typeof RunsProcess>> {
+  const results = await runPendingWritebacks(ctx.engine, { signal: ctx.signal });
+  return { processed: results.length, modelOn: offReason(readModelConfig(ctx.engine.db)) === null };
+}
+
 export const inboxHandlers = {
   'inbox.list': inboxList,
   'inbox.approve': inboxApprove,
   'inbox.reject': inboxReject,
   'runs.list': runsList,
+  'runs.process': runsProcess,
 };
 
 /** An event the app's hosts push to their windows (src/shared/api/events.ts). */

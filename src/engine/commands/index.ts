@@ -5,6 +5,8 @@
  * against the operation's output schema (so every surface answers the same shape). A missing or
  * doubled implementation fails at load, not at the first call.
  */
+
+import { OPERATIONS as CONTRACT_OPERATIONS } from '#shared/api/contract.ts';
 import {
   inputOn,
   type Operation,
@@ -12,22 +14,19 @@ import {
   offeredOn,
   type ParsedInputOf,
 } from '#shared/api/operation.ts';
-import { GRAPH_OPERATIONS } from '#shared/api/ops/graph.ts';
-import { INBOX_OPERATIONS } from '#shared/api/ops/inbox.ts';
-import { KNOWLEDGE_OPERATIONS } from '#shared/api/ops/knowledge.ts';
-import { NOTE_OPERATIONS } from '#shared/api/ops/notes.ts';
-import { RETRIEVAL_OPERATIONS } from '#shared/api/ops/retrieval.ts';
-import { SETTINGS_OPERATIONS } from '#shared/api/ops/settings.ts';
-import { TEAM_OPERATIONS } from '#shared/api/ops/team.ts';
 import { AppError } from '#shared/errors.ts';
+import { chatHandlers } from './chat.ts';
+import { fileHandlers } from './files.ts';
 import { graphHandlers } from './graph.ts';
 import { inboxHandlers } from './inbox.ts';
+import { itemHandlers } from './items.ts';
 import { knowledgeHandlers } from './knowledge.ts';
 import { notesAdd } from './notes.ts';
 import { contextGet, itemsRead, searchQuery } from './retrieval.ts';
 import { settingsHandlers } from './settings.ts';
 import { teamHandlers } from './team.ts';
 import type { CommandContext } from './types.ts';
+import { workspaceHandlers } from './workspace.ts';
 
 type Handler = (ctx: CommandContext, input: never) => Promise<unknown>;
 
@@ -41,17 +40,13 @@ const HANDLERS: Record<string, Handler> = {
   ...knowledgeHandlers,
   ...teamHandlers,
   ...settingsHandlers,
+  ...fileHandlers,
+  ...itemHandlers,
+  ...chatHandlers,
+  ...workspaceHandlers,
 };
 
-const OPERATIONS: readonly Operation[] = [
-  ...RETRIEVAL_OPERATIONS,
-  ...NOTE_OPERATIONS,
-  ...GRAPH_OPERATIONS,
-  ...INBOX_OPERATIONS,
-  ...KNOWLEDGE_OPERATIONS,
-  ...TEAM_OPERATIONS,
-  ...SETTINGS_OPERATIONS,
-];
+const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;
 
 const byName = new Map<string, Operation>();
 for (const op of OPERATIONS) {
@@ -61,10 +56,6 @@ for (const op of OPERATIONS) {
 }
 for (const name of Object.keys(HANDLERS)) {
   if (!byName.has(name)) throw new Error(`engine command ${name} is not in the contract`);
-}
-
-export function operationNamed(name: string): Operation | undefined {
-  return byName.get(name);
 }
 
 function invalid(name: string, issue: { path: PropertyKey[]; message: string } | undefined): AppError {

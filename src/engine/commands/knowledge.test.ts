@@ -7,12 +7,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Surface } from '#shared/api/operation.ts';
 import type { Engine } from '../engine.ts';
-import { dossier } from '../host/files-view.ts';
 import { listActivity } from '../knowledge/activity.ts';
 import { listEntities, possibleDuplicates } from '../knowledge/entities.ts';
 import { linkItems, observeMention } from '../knowledge/graph.ts';
 import { graphView } from '../knowledge/graph-view.ts';
 import { upsertNote } from '../knowledge/notes.ts';
+import { dossier } from '../read/dossier.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { runCommand } from './index.ts';
 import { memberContext } from './types.ts';

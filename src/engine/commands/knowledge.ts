@@ -14,11 +14,11 @@ import type {
   GraphGet,
   ItemsDossier,
 } from '#shared/api/ops/knowledge.ts';
-import { dossier } from '../host/files-view.ts';
 import { listActivity } from '../knowledge/activity.ts';
 import { listEntities, possibleDuplicates } from '../knowledge/entities.ts';
 import { linkItems } from '../knowledge/graph.ts';
 import { graphView } from '../knowledge/graph-view.ts';
+import { dossier } from '../read/dossier.ts';
 import type { CommandContext } from './types.ts';
 
 async function entitiesList(

@@ -1,36 +1,24 @@
 /**
- * The BrainApi implemented over one engine, for every transport (Electron IPC, the browser host):
- * inputs are validated against the contract, every failure becomes a readable typed error, and
- * changes are pushed as events.
+ * The BrainApi over one engine, for the app's transports (Electron IPC, the browser host): every
+ * operation runs through the engine's command, as on every surface, with what this host lends it
+ * (its background indexing, watched folders, version: HostServices); every failure becomes a
+ * readable typed error, and changes are pushed to the windows as events.
  */
-import { existsSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import {
-  CONTRACT,
-  type CommandName,
-  isCommandName,
-  type OPERATIONS,
-  type Outputs,
-  type ParsedInputs,
-} from '#shared/api/contract.ts';
 import type { EventName, Events } from '#shared/api/events.ts';
 import type { AddReport, StatusView } from '#shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '#shared/errors.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add/add.ts';
+import { chatModelStatus } from '../chat/chat-model.ts';
 import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
-import { operationNamed, runCommand } from '../commands/index.ts';
-import { memberContext } from '../commands/types.ts';
+import { runCommand } from '../commands/index.ts';
+import { type CommandContext, type HostServices, memberContext, type Notify } from '../commands/types.ts';
 import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { IndexRunner } from '../indexing/index-runner.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
-import { inject } from '../search/injection.ts';
 import { warmVectors } from '../search/vector-client.ts';
 import type { SyncReport } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
-import { findRepoRoot } from '../util/repo-root.ts';
-import { deleteThread, getThread, listThreads, sendMessage } from './chat.ts';
-import { listFiles } from './files-view.ts';
 import { readSettings } from './settings.ts';
 import { type OperationEffects, teamEffects } from './team-effects.ts';
 import { FolderWatcher } from './watch.ts';
@@ -50,22 +38,22 @@ function noticesOf(
   return out;
 }
 
+/** `add.progress` while a drop is added, at most every `everyMs`, and always when it is done. */
+function throttled(everyMs: number) {
+  let last = 0;
+  return (p: AddProgress, emit: (p: AddProgress) => void) => {
+    const now = Date.now();
+    if (p.done < p.total && now - last < everyMs) return;
+    last = now;
+    emit(p);
+  };
+}
+
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
-/** The sample workspace: beside app.asar when packaged, else resources/sample in the repository. */
-const SAMPLE_DIR =
-  [(process as { resourcesPath?: string }).resourcesPath, join(findRepoRoot() ?? '.', 'resources')]
-    .filter((dir): dir is string => Boolean(dir))
-    .map((dir) => join(dir, 'sample'))
-    .find((dir) => existsSync(dir)) ?? 'resources/sample';
-
-/** The app's own commands; operations of the contract run through the engine's commands. */
-type AppCommand = Exclude<CommandName, (typeof OPERATIONS)[number]['name']>;
 /** How often a long drop says how far it got (`add.progress`): a few times a second is enough for a bar. */
 const ADD_PROGRESS_EVERY_MS = 250;
-
-type Handlers = { [N in AppCommand]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
 export class BrainHost {
   readonly engine: Engine;
@@ -73,9 +61,10 @@ export class BrainHost {
   private readonly runner: IndexRunner;
   private readonly watcher: FolderWatcher;
   private readonly sync: SyncLoop;
-  private readonly handlers: Handlers;
+  private readonly services: HostServices;
   private readonly work: BrainWork;
   private readonly effects: OperationEffects;
+  private readonly addProgress = throttled(ADD_PROGRESS_EVERY_MS);
 
   private constructor(engine: Engine, options: { version: string; sampleDir?: string }) {
     this.engine = engine;
@@ -104,7 +93,13 @@ export class BrainHost {
       },
     });
     this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
-    this.handlers = this.buildHandlers(options.version, options.sampleDir ?? SAMPLE_DIR);
+    this.services = {
+      version: options.version,
+      sampleDir: options.sampleDir,
+      queueIndex: (ids) => this.runner.request(ids),
+      watcher: this.watcher,
+      downloadModel: () => this.downloadModel(),
+    };
     this.effects = {
       ...teamEffects({
         statusChanged: () => this.emit('status.changed', this.status()),
@@ -113,7 +108,53 @@ export class BrainHost {
         kick: () => this.work.kick(),
       }),
       ...noticesOf(inboxNotices, (n) => this.emit(n.event, n.payload as never)),
+      ...this.ownEffects(),
     };
+  }
+
+  /** What the windows are told after the workspace's own operations (a drop, a chat turn, a move). */
+  private ownEffects(): OperationEffects {
+    const changed = (ids: string[]) => {
+      if (ids.length) this.emit('files.changed', { ids });
+      this.emit('status.changed', this.status());
+    };
+    return {
+      'files.add': (answer) => {
+        if (answer) this.afterAdd(answer as AddResult);
+      },
+      'sample.load': (answer) => {
+        if (answer) changed((answer as AddResult).added.map((a) => a.id));
+      },
+      'items.move': (answer) => {
+        if (answer) changed([(answer as { id: string }).id]);
+      },
+      'chat.send': (answer) => {
+        if (!answer) return;
+        this.emit('chat.changed', { threadId: (answer as { thread: { id: string } }).thread.id });
+        this.emit('activity.changed', { at: new Date().toISOString() });
+      },
+      'chat.remember': (answer) => {
+        if (answer) this.work.kick();
+      },
+    };
+  }
+
+  private downloadModel(): void {
+    void downloadModel({ home: this.engine.home })
+      .then(() => this.runner.resume())
+      .catch(() => undefined)
+      .finally(() => this.emit('status.changed', this.status()));
+    this.emit('status.changed', this.status());
+  }
+
+  /** How this host runs a command: as the local member, with its services and its windows to tell. */
+  private context(): CommandContext {
+    const notify: Notify = (event, payload) => {
+      if (event === 'add.progress')
+        this.addProgress(payload as AddProgress, (p) => this.emit('add.progress', p));
+      else this.emit(event, payload);
+    };
+    return memberContext(this.engine, 'app', { host: this.services, notify });
   }
 
   /** Opens the host: catches up watched folders and resumes indexing left by an earlier run. */
@@ -144,19 +185,8 @@ export class BrainHost {
 
   async invoke(name: unknown, input: unknown): Promise<Result<unknown>> {
     try {
-      if (!isCommandName(name))
-        throw new AppError('not-found', `Unknown command ${String(name).slice(0, 80)}.`);
-      if (operationNamed(name)) return { ok: true, data: await this.operation(name, input) };
-      const parsed = CONTRACT[name].input.safeParse(input ?? undefined);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new AppError(
-          'validation-failed',
-          `${name}: ${issue?.path.join('.') || 'input'} ${issue?.message ?? 'is invalid'}.`,
-        );
-      }
-      const handler = this.handlers[name as AppCommand] as (i: unknown) => unknown;
-      return { ok: true, data: await handler(parsed.data) };
+      if (typeof name !== 'string') throw new AppError('not-found', 'Unknown operation.');
+      return { ok: true, data: await this.operation(name, input) };
     } catch (err) {
       if (!(err instanceof AppError)) console.error(`[api] ${String(name)} failed:`, err);
       return { ok: false, error: toTransferable(err) };
@@ -171,7 +201,7 @@ export class BrainHost {
   private async operation(name: string, input: unknown): Promise<unknown> {
     let answer: unknown;
     try {
-      answer = await runCommand(memberContext(this.engine, 'app'), name, input);
+      answer = await runCommand(this.context(), name, input);
       return answer;
     } finally {
       this.effects[name]?.(answer);
@@ -206,17 +236,6 @@ export class BrainHost {
     return result;
   }
 
-  /** `add.progress` while a drop is added, at most every ADD_PROGRESS_EVERY_MS, and once when it is done. */
-  private addProgress(): (p: AddProgress) => void {
-    let last = 0;
-    return (p) => {
-      const now = Date.now();
-      if (p.done < p.total && now - last < ADD_PROGRESS_EVERY_MS) return;
-      last = now;
-      this.emit('add.progress', p);
-    };
-  }
-
   private afterAdd(result: AddResult): void {
     const ids = result.added.map((a) => a.id);
     if (ids.length) this.emit('files.changed', { ids });
@@ -228,75 +247,9 @@ export class BrainHost {
     return readSettings(this.engine.db, { dataFolder: this.engine.home, user: this.engine.user });
   }
 
+  /** What status.get answers (src/engine/commands/workspace.ts), for the `status.changed` event. */
   status(): StatusView {
-    const s = this.engine.status();
-    return {
-      user: s.user,
-      home: s.home,
-      scopes: s.scopes,
-      counts: s.counts,
-      queue: s.queue,
-      model: s.model,
-      chatModel: this.work.chatModelStatus(),
-      sync: s.sync, // what getSyncStatus(engine) gives; engine.status() has just read it
-    };
-  }
-
-  private buildHandlers(version: string, sampleDir: string): Handlers {
-    const e = this.engine;
-    return {
-      'app.info': () => ({
-        name: 'Org Brain',
-        version,
-        user: e.user,
-        home: e.home,
-        workspace: e.workspaceId,
-      }),
-      'status.get': () => this.status(),
-      'files.list': (input) => listFiles(e, input),
-      'files.add': async (input) => {
-        const result = await e.add(input.paths, { scope: input.scope, onProgress: this.addProgress() });
-        this.afterAdd(result);
-        return result;
-      },
-      'files.index': (input) => ({ queued: this.runner.request(input.ids) }),
-      'chat.threads': () => listThreads(e.db, e.user),
-      'chat.thread': (input) => getThread(e.db, e.user, input.id),
-      'chat.send': async (input) => {
-        const result = await sendMessage(
-          e.db,
-          e.user,
-          input,
-          async (message, anchors) => {
-            const r = await inject(e, { message, anchors: [...anchors], surface: 'chat' });
-            return { items: r.items, reason: r.reason };
-          },
-          await this.work.chatModel(),
-        );
-        this.emit('chat.changed', { threadId: result.thread.id });
-        this.emit('activity.changed', { at: new Date().toISOString() });
-        return result;
-      },
-      'chat.delete': (input) => ({ deleted: deleteThread(e.db, e.user, input.id) }),
-      'watch.list': () => this.watcher.list(),
-      'watch.add': (input) => this.watcher.add(input.path, input.scope),
-      'watch.remove': async (input) => ({ removed: await this.watcher.remove(input.path) }),
-      'sample.load': async () => {
-        const result = await e.add([realpathSync(sampleDir)]);
-        this.afterAdd(result);
-        this.runner.request(result.added.map((a) => a.id));
-        return result;
-      },
-      'model.download': () => {
-        void downloadModel({ home: e.home })
-          .then(() => this.runner.resume())
-          .catch(() => undefined)
-          .finally(() => this.emit('status.changed', this.status()));
-        this.emit('status.changed', this.status());
-        return { started: true };
-      },
-      ...this.work.handlers(),
-    };
+    return { ...this.engine.status(), chatModel: chatModelStatus(this.engine.db) };
   }
 
   /** Proposals pulled, decided elsewhere or evicted: the inbox and the rail's count refresh. */

@@ -88,7 +88,7 @@ describe('watched folders', () => {
     );
     expect(list.rows[0]?.state).not.toBe('failed');
     const watched = await again.invoke('watch.list', {});
-    expect(watched).toMatchObject({ ok: true, data: [{ path: folder, files: 1 }] });
+    expect(watched).toMatchObject({ ok: true, data: { folders: [{ path: folder, files: 1 }] } });
   }, 60_000);
 
   it('refuses a path that is not a folder, naming it', async () => {

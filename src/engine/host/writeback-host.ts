@@ -6,23 +6,16 @@
  *    few seconds, and right away when asked; passes are claimed in the database, so several hosts
  *    never run the same one twice, and a host that stops gives back the pass in flight ([J1]–[J4]
  *    in docs/WORKSPACE.md: an agent's `brain mcp` leaves its runs to this loop when it is the owner);
- *  - an audit queue fed by the index runner, one file at a time;
- *  - the chat model for `chat.send` (streamed as `chat.delta` events) and its settings.
+ *  - an audit queue fed by the index runner, one file at a time.
  * Nothing here ever blocks a command: they queue work and return.
  */
-import type { Outputs, ParsedInputs } from '#shared/api/contract.ts';
 import type { EventName, Events } from '#shared/api/events.ts';
-import type { StatusView } from '#shared/api/types.ts';
 import { auditFile } from '../audit/index.ts';
 import type { Engine } from '../engine.ts';
-import { offReason, readModelConfig, resolveModel } from '../llm/config.ts';
+import { offReason, readModelConfig } from '../llm/config.ts';
 import { pendingRuns, runPendingWritebacks } from '../writeback/pass.ts';
-import { rememberThread } from '../writeback/runs.ts';
-import { modelAnswerer } from './chat-model.ts';
 
 type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
-type Command = 'chat.remember';
-type WorkHandlers = { [N in Command]: (input: ParsedInputs[N]) => Promise<Outputs[N]> | Outputs[N] };
 
 const WRITEBACK_POLL_MS = 3000;
 
@@ -90,36 +83,6 @@ export class BrainWork {
     })().finally(() => {
       this.auditing = null;
     });
-  }
-
-  /** The model for a chat turn, or undefined (answers are the passages). */
-  async chatModel() {
-    const access = await resolveModel(this.engine.db, this.engine.home);
-    if (!access) return undefined;
-    return {
-      answer: modelAnswerer(access),
-      onDelta: (d: Events['chat.delta']) => this.emit('chat.delta', d),
-    };
-  }
-
-  chatModelStatus(): StatusView['chatModel'] {
-    const config = readModelConfig(this.engine.db);
-    const reason = offReason(config);
-    if (reason)
-      return { status: 'off', reason: `${reason}: answers are the cited passages, write-back waits` };
-    return { status: 'on', reason: `${config.model} at ${config.baseUrl}`, model: config.model ?? undefined };
-  }
-
-  /** "Remember this" (the app's own command): the thread becomes a run, and the loop wakes for it. */
-  handlers(): WorkHandlers {
-    const e = this.engine;
-    return {
-      'chat.remember': (input) => {
-        const r = rememberThread(e.db, e.workspaceId, e.user, input.threadId);
-        this.kick();
-        return { ...r, modelOn: offReason(readModelConfig(e.db)) === null };
-      },
-    };
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FilesListInput } from '../../shared/api/contract.ts';
+import { FilesList } from '#shared/api/ops/files.ts';
 import type { Engine } from '../engine.ts';
-import { dossier, listFiles } from '../host/files-view.ts';
+import { dossier } from '../read/dossier.ts';
+import { listFiles } from '../read/files-list.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 
 const TEXT = '# Salaries\n\nThe salary bands for 2026, by level.\n';
@@ -33,7 +34,7 @@ function storedHealth(engine: Engine, id: string): string[] {
 }
 
 function listedHealth(engine: Engine, id: string): string[] | undefined {
-  return listFiles(engine, FilesListInput.parse({})).rows.find((r) => r.id === id)?.health;
+  return listFiles(engine, FilesList.input.parse({})).rows.find((r) => r.id === id)?.health;
 }
 
 describe('same-bytes health notes', () => {

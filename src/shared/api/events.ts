@@ -28,6 +28,8 @@ export type Events = {
   'chat.delta': { threadId: string; turnId: string; text: string };
   /** Proposals were added or decided: inbox lists and the rail's count refresh. */
   'inbox.changed': { at: string };
+  /** The embedding model's download, waited for (the command line): the share done and the file. */
+  'model.progress': { fraction: number; file: string };
 };
 
 export type EventName = keyof Events;
@@ -40,6 +42,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'activity.changed',
   'chat.delta',
   'inbox.changed',
+  'model.progress',
 ];
 
 export function isEventName(value: unknown): value is EventName {

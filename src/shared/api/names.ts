@@ -10,6 +10,8 @@ export const API_COMMANDS = [
   'files.index',
   'items.dossier',
   'items.read',
+  'items.planMove',
+  'items.move',
   'search.query',
   'context.get',
   'notes.add',

@@ -12,6 +12,8 @@ type ModelView = {
 
 export type StatusView = {
   user: string;
+  /** The workspace's id. */
+  workspace: string;
   home: string;
   scopes: string[];
   counts: {
@@ -22,6 +24,7 @@ export type StatusView = {
     failed: number;
     sections: number;
     notes: number;
+    entities: number;
   };
   queue: { queued: number; running: number };
   model: ModelView;

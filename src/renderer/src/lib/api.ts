@@ -22,10 +22,12 @@ import { mergeReports, type QueueProgress, refusedReport, runQueue } from './upl
 
 export type { ConnectionState, Result } from './transport.ts';
 
-/** Optional input when the command's schema allows `undefined`. */
+/** Optional input when the operation needs none (every field optional, or no fields). */
 export type InputArgs<N extends CommandName> = undefined extends Inputs[N]
   ? [input?: Inputs[N]]
-  : [input: Inputs[N]];
+  : Record<string, never> extends Inputs[N]
+    ? [input?: Inputs[N]]
+    : [input: Inputs[N]];
 
 export type StartupProblem = { title: string; message: string };
 

@@ -59,9 +59,10 @@ export function proposal(n: number, patch: Partial<ProposalView> = {}): Proposal
 export function status(patch: Partial<StatusView> = {}): StatusView {
   return {
     user: 'ada',
+    workspace: 'ws-test',
     home: '/home/ada/.org-brain',
     scopes: ['org', 'user:ada'],
-    counts: { files: 0, indexed: 0, notIndexed: 0, failed: 0, sections: 0, notes: 0 },
+    counts: { files: 0, indexed: 0, notIndexed: 0, failed: 0, sections: 0, notes: 0, entities: 0 },
     queue: { queued: 0, running: 0 },
     model: { status: 'off', modelId: 'Xenova/all-MiniLM-L6-v2', reason: 'The model is not downloaded' },
     chatModel: { status: 'off', reason: 'no chat model is configured' },
@@ -99,6 +100,7 @@ export function shellAnswers(files: readonly FileRow[] = []): Handlers {
     failed: files.filter((f) => f.state === 'failed').length,
     sections: 0,
     notes: 0,
+    entities: 0,
   };
   return {
     'app.info': () => ({

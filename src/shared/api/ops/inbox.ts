@@ -132,7 +132,25 @@ export const RunsList = defineOperation({
   notOn: ['agent'],
 });
 
-export const INBOX_OPERATIONS = [InboxList, InboxApprove, InboxReject, RunsList] as const;
+/**
+ * The write-back passes that wait (pending runs, and runs whose lease ran out), run now, in this
+ * process ([J5] in docs/WORKSPACE.md): the command line's `brain runs --process`. The app and
+ * `brain serve` run them in their own loop, so only the command line offers it.
+ */
+export const RunsProcess = defineOperation({
+  name: 'runs.process',
+  summary: 'Run the write-back passes that wait or were left by a stopped process, now',
+  input: z.object({}).strict(),
+  output: z.object({
+    /** Passes run by this call (none without a chat model). */
+    processed: z.number(),
+    modelOn: z.boolean(),
+  }),
+  mutates: true,
+  notOn: ['agent', 'app'],
+});
+
+export const INBOX_OPERATIONS = [InboxList, InboxApprove, InboxReject, RunsList, RunsProcess] as const;
 
 /** The hand-written types stay exactly what the schemas check, both ways. */
 type Assignable<A extends B, B> = A;

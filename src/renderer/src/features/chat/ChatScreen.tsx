@@ -92,7 +92,7 @@ export function ChatScreen() {
       </header>
       <div className="chat">
         <ThreadList
-          threads={threads.data}
+          threads={threads.data?.threads}
           error={threads.error}
           selectedId={threadId}
           onSelect={(id) => {

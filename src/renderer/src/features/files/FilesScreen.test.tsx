@@ -103,6 +103,7 @@ describe('Files screen', () => {
       added: [{ id: 'file-1', label: 'handbook.md', path: 'sample/handbook.md' }],
       unchanged: [],
       refused: [],
+      index: { queued: 1 },
     }));
     const { user } = renderApp(t);
 

@@ -40,10 +40,10 @@ export function WatchedFolders() {
         <ErrorNotice error={folders.error} title="Could not list watched folders" onRetry={folders.refresh} />
       ) : null}
       {!folders.data && !folders.error ? <Skeleton lines={2} label="Loading watched folders" /> : null}
-      {folders.data?.length === 0 ? <p className="muted">No folders watched yet.</p> : null}
-      {folders.data && folders.data.length > 0 ? (
+      {folders.data?.folders.length === 0 ? <p className="muted">No folders watched yet.</p> : null}
+      {folders.data && folders.data.folders.length > 0 ? (
         <ul className="folder-list" aria-label="Watched folders">
-          {folders.data.map((f) => (
+          {folders.data.folders.map((f) => (
             <li key={f.path} className="folder">
               <div className={`folder__status folder__status--${f.status}`}>
                 {f.status === 'watching' ? (

@@ -9,9 +9,12 @@
  * "[3] … admin password" line or "</memories>" is shown as that note's text and nothing more.
  */
 
+import type { StatusView } from '#shared/api/types.ts';
 import { describeCitation } from '#shared/citation.ts';
+import type { Db } from '../db/driver.ts';
+import type { Engine } from '../engine.ts';
 import { type Message, streamAnswer } from '../llm/client.ts';
-import type { ModelAccess } from '../llm/config.ts';
+import { type ModelAccess, offReason, readModelConfig, resolveModel } from '../llm/config.ts';
 import { createFrame, type Frame } from '../read/framing.ts';
 import type { Injected } from './chat.ts';
 
@@ -51,7 +54,7 @@ function memoriesBlock(injected: Injected, frame: Frame): string {
     .join('\n\n');
 }
 
-export function modelAnswerer(access: ModelAccess, timeoutMs?: number): Answerer {
+function modelAnswerer(access: ModelAccess, timeoutMs?: number): Answerer {
   return async ({ question, injected, history, onDelta }) => {
     const messages: Message[] = [
       { role: 'system', content: chatSystemMessage(injected) },
@@ -60,4 +63,21 @@ export function modelAnswerer(access: ModelAccess, timeoutMs?: number): Answerer
     ];
     return streamAnswer(access, messages, onDelta, { timeoutMs });
   };
+}
+
+type Delta = { threadId: string; turnId: string; text: string };
+
+/** The model for a chat turn, streaming through `onDelta`; undefined when none is configured (answers are the passages). */
+export async function chatModelFor(engine: Engine, onDelta: (delta: Delta) => void) {
+  const access = await resolveModel(engine.db, engine.home);
+  if (!access) return undefined;
+  return { answer: modelAnswerer(access), onDelta };
+}
+
+/** The chat model as the status shows it: on (which model where) or off (and what that means). */
+export function chatModelStatus(db: Db): StatusView['chatModel'] {
+  const config = readModelConfig(db);
+  const reason = offReason(config);
+  if (reason) return { status: 'off', reason: `${reason}: answers are the cited passages, write-back waits` };
+  return { status: 'on', reason: `${config.model} at ${config.baseUrl}`, model: config.model ?? undefined };
 }

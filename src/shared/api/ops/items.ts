@@ -1,0 +1,55 @@
+/**
+ * Moving a file (with its sections) or a note to another scope: the explicit, confirmed way to
+ * change who can see it ([S24] in docs/SYNC_SPEC.md: only its author or an admin, never out of
+ * the author's sight). What a move would do is asked first (items.planMove) so a surface can
+ * confirm it with the person; items.move does it. Declared once (src/shared/api/operation.ts) for
+ * people; an agent never changes who can see something (`notOn`).
+ */
+import { z } from 'zod';
+import { defineOperation, type Surface } from '../operation.ts';
+
+const NOT_FOR_AGENTS: readonly Surface[] = ['agent'];
+const input = z
+  .object({
+    id: z.string().min(1).max(200),
+    scope: z.string().min(1, 'say which scope: org, team:<id> or user:<id>').max(80),
+  })
+  .strict();
+
+const MovePlanSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  storageKind: z.enum(['file', 'note']),
+  from: z.string(),
+  to: z.string(),
+  /** The file's live sections (they move with it, as do the retired ones). */
+  sections: z.number(),
+  author: z.string(),
+});
+
+export const ItemsPlanMove = defineOperation({
+  name: 'items.planMove',
+  summary: 'What moving a file or note to another scope would do (nothing is changed)',
+  input,
+  output: MovePlanSchema,
+  mutates: false,
+  notOn: NOT_FOR_AGENTS,
+});
+
+export const ItemsMove = defineOperation({
+  name: 'items.move',
+  summary: 'Move a file (and its sections) or a note to another scope',
+  input,
+  output: MovePlanSchema.extend({
+    /** False when the item was already in that scope: nothing was written. */
+    moved: z.boolean(),
+    /** Rows whose scope changed: the item and every section of a file. */
+    items: z.number(),
+    /** Of them, the ones whose vector was re-filed under the new scope. */
+    vectors: z.number(),
+  }),
+  mutates: true,
+  notOn: NOT_FOR_AGENTS,
+});
+
+export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove] as const;
