@@ -1,7 +1,7 @@
 /** Opens the engine for one command with the global options, and always closes it. */
 import type { Command } from 'commander';
-import { Engine } from '../engine/engine.ts';
-import type { Surface } from '../engine/telemetry.ts';
+import { Engine } from '#engine/engine.ts';
+import type { Surface } from '#engine/telemetry.ts';
 import { fail } from './output.ts';
 
 export type GlobalOptions = { home?: string; as?: string };

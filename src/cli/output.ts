@@ -1,6 +1,6 @@
 /** How the CLI talks: JSON on stdout for scripts, readable text for people, errors on stderr. */
 import { SingleBar } from 'cli-progress';
-import { AppError, toTransferable } from '../shared/errors.ts';
+import { AppError, toTransferable } from '#shared/errors.ts';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

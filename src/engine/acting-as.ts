@@ -14,7 +14,7 @@
  *    else on that account makes a plain member, who cannot act as others).
  */
 import { statSync } from 'node:fs';
-import { AppError } from '../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { type Db, stmt } from './db/driver.ts';
 import { readState } from './sync/state.ts';
 import { logEvent, type Surface } from './telemetry.ts';

@@ -2,9 +2,9 @@
  * The engine facade every surface uses (CLI, app, browser host, MCP): one workspace folder, one
  * acting user, their scopes checked on every read.
  */
-import { SEARCH_K_MAX_AGENT } from '../shared/constants.ts';
-import { AppError } from '../shared/errors.ts';
-import type { SearchResult } from '../shared/types.ts';
+import { SEARCH_K_MAX_AGENT } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { SearchResult } from '#shared/types.ts';
 import { assertMayActAs, recordActingAs } from './acting-as.ts';
 import { type AddProgress, type AddResult, addPaths } from './add/add.ts';
 import { type BlobStore, createBlobStore } from './add/blobs.ts';

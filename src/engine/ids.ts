@@ -6,7 +6,7 @@
  * of the same source key gives another item.
  */
 import { createHash } from 'node:crypto';
-import { deriveEdgeId, deriveItemId, type Sha256Hex } from '../shared/ids.ts';
+import { deriveEdgeId, deriveItemId, type Sha256Hex } from '#shared/ids.ts';
 
 const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 

@@ -2,7 +2,7 @@
  * Scopes ([V1], [V2] in docs/PRODUCT.md): `org`, `team:<id>`, `user:<id>`. Checked in code on every read,
  * before ranking. Missing scope means org. Anything unparseable fails closed.
  */
-import { AppError } from '../shared/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Db } from './db/driver.ts';
 
 const SCOPE_RE = /^(org|team:[A-Za-z0-9._@-]{1,64}|user:[A-Za-z0-9._@-]{1,64})$/;

@@ -13,7 +13,7 @@
  *
  * Outside a write transaction a row never waits long for the write lock (logEvent below).
  */
-import { isSqliteLockError } from '../shared/errors.ts';
+import { isSqliteLockError } from '#shared/errors.ts';
 import { type Db, stmt } from './db/driver.ts';
 
 export type Surface = 'cli' | 'chat' | 'agent' | 'app';

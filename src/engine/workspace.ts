@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensurePrivateDir } from '../platform/private-files.ts';
-import { AppError } from '../shared/errors.ts';
+import { ensurePrivateDir } from '#platform/private-files.ts';
+import { AppError } from '#shared/errors.ts';
 import { type Db, writeTx } from './db/driver.ts';
 
 export function resolveHome(home?: string): string {

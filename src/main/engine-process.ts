@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { safeStorage, type UtilityProcess, utilityProcess } from 'electron';
-import type { EngineMessage, MainMessage } from '../engine/host/messages.ts';
-import type { BridgeResult } from '../shared/api/bridge.ts';
-import type { EventName } from '../shared/api/events.ts';
+import type { EngineMessage, MainMessage } from '#engine/host/messages.ts';
+import type { BridgeResult } from '#shared/api/bridge.ts';
+import type { EventName } from '#shared/api/events.ts';
 
 type Pending = (result: BridgeResult) => void;
 

@@ -5,8 +5,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, type Session, session, shell, type WebContents } from 'electron';
-import { EVENT_CHANNEL } from '../shared/api/bridge.ts';
-import type { EventName } from '../shared/api/events.ts';
+import { EVENT_CHANNEL } from '#shared/api/bridge.ts';
+import type { EventName } from '#shared/api/events.ts';
 import { EngineProcess } from './engine-process.ts';
 import { registerIpc } from './ipc.ts';
 import {

@@ -4,9 +4,9 @@
  * and its input must parse), then relayed to the engine process. Replies are always a Result.
  */
 import { type IpcMainInvokeEvent, ipcMain } from 'electron';
-import { type BridgeResult, INVOKE_CHANNEL } from '../shared/api/bridge.ts';
-import { CONTRACT, isCommandName } from '../shared/api/contract.ts';
-import type { ErrorCode } from '../shared/errors.ts';
+import { type BridgeResult, INVOKE_CHANNEL } from '#shared/api/bridge.ts';
+import { CONTRACT, isCommandName } from '#shared/api/contract.ts';
+import type { ErrorCode } from '#shared/errors.ts';
 
 const fail = (code: ErrorCode, message: string): BridgeResult => ({ ok: false, error: { code, message } });
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { isCommandName } from '../shared/api/contract.ts';
-import { EVENT_NAMES, isEventName } from '../shared/api/events.ts';
-import { isApiCommand } from '../shared/api/names.ts';
+import { isCommandName } from '#shared/api/contract.ts';
+import { EVENT_NAMES, isEventName } from '#shared/api/events.ts';
+import { isApiCommand } from '#shared/api/names.ts';
 import {
   type AppLocation,
   CONTENT_SECURITY_POLICY,

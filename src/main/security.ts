@@ -3,7 +3,7 @@
  * encodes can be unit-tested in plain Node (see security.test.ts).
  */
 
-import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '#shared/csp.ts';
 
 export { CONTENT_SECURITY_POLICY };
 

@@ -13,8 +13,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorCode } from '../shared/errors.ts';
-import { HTTP_STATUS_OF, STATUS_TOO_LARGE, STATUS_UNAUTHORIZED } from '../shared/http-status.ts';
+import type { ErrorCode } from '#shared/errors.ts';
+import { HTTP_STATUS_OF, STATUS_TOO_LARGE, STATUS_UNAUTHORIZED } from '#shared/http-status.ts';
 
 /** Why and how a request is refused: the host sends `status` with `code` and `message`. */
 export type Refusal = { status: number; code: ErrorCode; message: string };

@@ -1,5 +1,5 @@
 /** The type of `window.api`, exposed by the preload. The renderer references this file. */
-import type { BrainBridge } from '../shared/api/bridge.ts';
+import type { BrainBridge } from '#shared/api/bridge.ts';
 
 declare global {
   interface Window {

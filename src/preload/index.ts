@@ -4,9 +4,9 @@
  * ipcRenderer, no Node, no event objects leak through.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer, webUtils } from 'electron';
-import { type BrainBridge, type BridgeResult, EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/api/bridge.ts';
-import { isEventName } from '../shared/api/events.ts';
-import { isApiCommand } from '../shared/api/names.ts';
+import { type BrainBridge, type BridgeResult, EVENT_CHANNEL, INVOKE_CHANNEL } from '#shared/api/bridge.ts';
+import { isEventName } from '#shared/api/events.ts';
+import { isApiCommand } from '#shared/api/names.ts';
 
 const describe = (value: unknown) =>
   typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : typeof value;

@@ -11,8 +11,8 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { AppError } from '../shared/errors.ts';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../shared/sync/protocol.ts';
+import { AppError } from '#shared/errors.ts';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '#shared/sync/protocol.ts';
 import { type Actor, authHook } from './auth.ts';
 import type { BlobStore } from './blobs/store.ts';
 import { DEFAULT_BLOB_GRACE_MS, DEFAULT_BLOB_QUOTA_BYTES, sweepBlobs } from './blobs/uploads.ts';

@@ -5,8 +5,8 @@
  * also checks the protocol version the replica speaks ([S31]).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../shared/errors.ts';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../shared/sync/protocol.ts';
+import { AppError } from '#shared/errors.ts';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '#shared/sync/protocol.ts';
 import type { Queryable } from './db/types.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { sha256Hex } from './tokens.ts';

@@ -3,8 +3,8 @@
  * status derived from the code. A few answers need a status the code alone does not say (401 for
  * a bad token, 413 for an oversize body, 429): those carry it in `details.status`.
  */
-import { AppError } from '../shared/errors.ts';
-import { httpStatusOf } from '../shared/http-status.ts';
+import { AppError } from '#shared/errors.ts';
+import { httpStatusOf } from '#shared/http-status.ts';
 
 /** The map is shared with the local hosts (src/shared/http-status.ts, [H4] in docs/SECURITY.md). */
 export function statusOf(err: AppError): number {

@@ -12,8 +12,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenTree } from '../platform/private-files.ts';
-import { AppError } from '../shared/errors.ts';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenTree } from '#platform/private-files.ts';
+import { AppError } from '#shared/errors.ts';
 import { type AppDeps, buildApp, DEFAULT_RATE_LIMIT } from './app.ts';
 import { createS3BlobStore, s3ConfigFromEnv } from './blobs/s3.ts';
 import { type BlobStore, createFsBlobStore } from './blobs/store.ts';

@@ -4,8 +4,8 @@
  * and issues a device token. Only hashes of codes and tokens are stored.
  */
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../shared/errors.ts';
-import type { InviteResponse, RedeemResponse } from '../shared/sync/protocol.ts';
+import { AppError } from '#shared/errors.ts';
+import type { InviteResponse, RedeemResponse } from '#shared/sync/protocol.ts';
 import { audit } from './audit.ts';
 import type { Db, Queryable } from './db/types.ts';
 import { forbidden, notFound } from './errors.ts';

@@ -5,9 +5,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { MAX_FILE_BYTES } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { FileFormat } from '../../shared/types.ts';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import type { FileFormat } from '#shared/types.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { ownedItemId } from '../ids.ts';
 import { detectFormat } from '../ingest/index.ts';

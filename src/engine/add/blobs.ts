@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { access, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../platform/private-files.ts';
-import { AppError } from '../../shared/errors.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '#platform/private-files.ts';
+import { AppError } from '#shared/errors.ts';
 import { sha256 } from '../ids.ts';
 
 export type BlobStore = {

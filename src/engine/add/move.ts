@@ -6,9 +6,9 @@
  * write in the new scope, and the author can see the new scope (an item its author cannot see is
  * nobody's to keep up).
  */
-import { AppError } from '../../shared/errors.ts';
-import { originUser } from '../../shared/ids.ts';
-import type { StorageKind } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import { originUser } from '#shared/ids.ts';
+import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { healthInScope } from '../knowledge/health.ts';
 import { type ItemRow, vecUpsert } from '../read/items.ts';

@@ -3,8 +3,8 @@
  * process that crashed or was killed are taken over; several processes may work one queue.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EMBED_BATCH } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
+import { EMBED_BATCH } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { claim, enqueue, finish, heartbeat } from '../jobs/jobs.ts';
 import { getRow, type ItemRow, vecUpsert } from '../read/items.ts';

@@ -3,8 +3,8 @@
  * transaction upserts the file and its sections by source key, links HAS_SECTION idempotently,
  * retires sections that no longer exist and marks the file indexed. Unchanged bytes change nothing.
  */
-import { AppError } from '../../shared/errors.ts';
-import type { FileFormat } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { FileFormat } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import { type FileDate, fileDate, withDatedNote } from '../add/file-date.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';

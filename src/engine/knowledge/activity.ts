@@ -9,7 +9,7 @@
  * entry are re-checked against the reader's scopes today: an item that has since left them keeps
  * its id but shows no label.
  */
-import type { ActivityEntry } from '../../shared/api/types.ts';
+import type { ActivityEntry } from '#shared/api/types.ts';
 import type { ActAsEventData } from '../acting-as.ts';
 import type { Db } from '../db/driver.ts';
 import { canSee, visibleScopes } from '../scope.ts';
@@ -18,7 +18,7 @@ import type { InjectEventData, SearchEventData, ToolEventData } from '../telemet
 const ACTIVITY_LIMIT_DEFAULT = 50;
 const ACTIVITY_LIMIT_MAX = 500;
 
-export type { ActivityEntry } from '../../shared/api/types.ts';
+export type { ActivityEntry } from '#shared/api/types.ts';
 
 export type ActivityQuery = {
   user: string;

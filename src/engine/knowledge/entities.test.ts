@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Dossier, DuplicatePair, EntitySummary, GraphView } from '../../shared/api/types.ts';
+import type { Dossier, DuplicatePair, EntitySummary, GraphView } from '#shared/api/types.ts';
 import type { Engine } from '../engine.ts';
 import { BrainHost } from '../host/host.ts';
 import { getRow } from '../read/items.ts';

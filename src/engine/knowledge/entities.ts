@@ -7,7 +7,7 @@
  *   similarity or a small edit distance). They are offered to a person; nothing merges, and a pair
  *   already joined by SAME_AS is not offered again.
  */
-import type { DuplicatePair, EntitySummary, ItemRef } from '../../shared/api/types.ts';
+import type { DuplicatePair, EntitySummary, ItemRef } from '#shared/api/types.ts';
 import type { Db } from '../db/driver.ts';
 import type { ItemRow } from '../read/items.ts';
 import { type EntityKind, entityAliases, normaliseName } from './graph.ts';

@@ -13,7 +13,7 @@ import type {
   PieceOrigin,
   RelatedEntity,
   RetiredPiece,
-} from '../../shared/api/types.ts';
+} from '#shared/api/types.ts';
 import type { Db } from '../db/driver.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
 import { canSee } from '../scope.ts';

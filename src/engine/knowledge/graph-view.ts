@@ -8,9 +8,9 @@
  *   into one with a count.
  * - Without `around`, the best-connected `limit` nodes; with it, a breadth-first neighborhood.
  */
-import type { GraphEdge, GraphNode, GraphView } from '../../shared/api/types.ts';
-import { AppError } from '../../shared/errors.ts';
-import type { StorageKind } from '../../shared/types.ts';
+import type { GraphEdge, GraphNode, GraphView } from '#shared/api/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { visibleRow } from '../read/read.ts';
 

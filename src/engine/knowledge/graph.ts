@@ -8,11 +8,11 @@
  * - A neighborhood shows an edge only when both ends are visible; scope is checked inside the
  *   query, before the caps, so hidden edges never use up a hop's budget.
  */
-import { ENTITY_KINDS } from '../../shared/api/ops/graph.ts';
-import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '../../shared/constants.ts';
-import { AppError } from '../../shared/errors.ts';
-import { edgeDiscriminator } from '../../shared/ids.ts';
-import type { StorageKind } from '../../shared/types.ts';
+import { ENTITY_KINDS } from '#shared/api/ops/graph.ts';
+import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '#shared/constants.ts';
+import { AppError } from '#shared/errors.ts';
+import { edgeDiscriminator } from '#shared/ids.ts';
+import type { StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { edgeId, entityItemId } from '../ids.ts';

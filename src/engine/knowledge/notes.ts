@@ -2,8 +2,8 @@
  * Notes: facts written straight in (by a person or an agent). The source key anchors identity:
  * the same key updates the note in place, a different key is a new note even if it reads the same.
  */
-import { AppError } from '../../shared/errors.ts';
-import { originUser } from '../../shared/ids.ts';
+import { AppError } from '#shared/errors.ts';
+import { originUser } from '#shared/ids.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { ownedItemId } from '../ids.ts';

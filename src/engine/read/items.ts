@@ -1,5 +1,5 @@
 /** Item rows and the FTS bookkeeping that must change in the same transaction as them. */
-import type { Locator, StorageKind } from '../../shared/types.ts';
+import type { Locator, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 
 export type ItemRow = {

@@ -3,8 +3,8 @@
  * to answer one question. A section records the hash of the bytes it was cut from; when its file
  * has changed since, reading it says so (stale) instead of returning other text.
  */
-import { AppError } from '../../shared/errors.ts';
-import type { Citation, FileFormat, StorageKind } from '../../shared/types.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Citation, FileFormat, StorageKind } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import type { Db } from '../db/driver.ts';
 import { readLocator, readWholeText } from '../ingest/index.ts';

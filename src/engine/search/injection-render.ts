@@ -5,8 +5,8 @@
  * (water-filling: short bodies stay whole, long ones share what is left). The text is never cut
  * across a fence: a cut closing marker would leave the rest of the prompt inside the data.
  */
-import { describeCitation } from '../../shared/citation.ts';
-import type { Citation } from '../../shared/types.ts';
+import { describeCitation } from '#shared/citation.ts';
+import type { Citation } from '#shared/types.ts';
 import type { Frame } from '../read/framing.ts';
 
 const INJECTION_TOKEN_TARGET = 1400;

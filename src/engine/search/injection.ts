@@ -33,9 +33,9 @@
  *     turn`, and the turn goes on. Every turn is logged to telemetry (`inject`): query, scores,
  *     anchors, what was injected or why nothing was.
  */
-import { SEARCH_K_MAX_AGENT } from '../../shared/constants.ts';
-import { toTransferable } from '../../shared/errors.ts';
-import type { Citation, SearchHit, SearchResult, StorageKind } from '../../shared/types.ts';
+import { SEARCH_K_MAX_AGENT } from '#shared/constants.ts';
+import { toTransferable } from '#shared/errors.ts';
+import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { createFrame } from '../read/framing.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
