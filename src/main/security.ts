@@ -3,7 +3,8 @@
  * encodes can be unit-tested in plain Node (see security.test.ts).
  */
 
-import { CONTENT_SECURITY_POLICY } from '#shared/csp.ts';
+// Relative on purpose: electron.vite.config.ts loads this file, and its loader leaves `#` imports to Node.
+import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
 
 export { CONTENT_SECURITY_POLICY };
 
