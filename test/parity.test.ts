@@ -27,6 +27,7 @@ import { noteCases } from './parity/notes.cases.ts';
 import { retrievalCases } from './parity/retrieval.cases.ts';
 import { settingsCases } from './parity/settings.cases.ts';
 import { teamCases } from './parity/team.cases.ts';
+import { treeCases } from './parity/trees.cases.ts';
 import { startServe } from './serve-process.ts';
 
 const run = promisify(execFile);
@@ -146,6 +147,7 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   settings: settingsCases,
   chat: chatCases,
   workspace: workspaceCases,
+  trees: treeCases,
   // Last: re-indexing the file runs on in the hosts' background.
   files: fileCases,
 };

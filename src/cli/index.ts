@@ -30,6 +30,7 @@ import { registerSettings } from './commands/settings.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerTeams } from './commands/teams.ts';
+import { registerTree } from './commands/tree.ts';
 import { fail } from './output.ts';
 
 export function buildProgram(): Command {
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
   registerSettings(program);
   registerInbox(program);
   registerRuns(program);
+  registerTree(program);
   registerRunsEnd(program);
   return program;
 }

@@ -25,6 +25,7 @@ import { notesAdd } from './notes.ts';
 import { contextGet, itemsRead, searchQuery } from './retrieval.ts';
 import { settingsHandlers } from './settings.ts';
 import { teamHandlers } from './team.ts';
+import { treeHandlers } from './trees.ts';
 import type { CommandContext } from './types.ts';
 import { workspaceHandlers } from './workspace.ts';
 
@@ -44,6 +45,7 @@ const HANDLERS: Record<string, Handler> = {
   ...itemHandlers,
   ...chatHandlers,
   ...workspaceHandlers,
+  ...treeHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;

@@ -21,6 +21,7 @@ import type { SyncReport } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { readSettings } from './settings.ts';
 import { type OperationEffects, teamEffects } from './team-effects.ts';
+import { TreeWatch } from './tree-watch.ts';
 import { FolderWatcher } from './watch.ts';
 import { BrainWork } from './writeback-host.ts';
 
@@ -61,6 +62,7 @@ export class BrainHost {
   private readonly runner: IndexRunner;
   private readonly watcher: FolderWatcher;
   private readonly sync: SyncLoop;
+  private readonly trees: TreeWatch;
   private readonly services: HostServices;
   private readonly work: BrainWork;
   private readonly effects: OperationEffects;
@@ -93,6 +95,11 @@ export class BrainHost {
       },
     });
     this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
+    this.trees = new TreeWatch(engine, (tree, added) => {
+      if (added.length) this.runner.request(added);
+      this.emit('trees.changed', { tree });
+      this.emit('files.changed', { ids: added });
+    });
     this.services = {
       version: options.version,
       sampleDir: options.sampleDir,
@@ -136,6 +143,17 @@ export class BrainHost {
       'chat.remember': (answer) => {
         if (answer) this.work.kick();
       },
+      ...Object.fromEntries(
+        ['trees.connect', 'trees.rebuild', 'trees.disconnect'].map((name) => [
+          name,
+          (answer: unknown) => {
+            if (!answer) return;
+            const tree = (answer as { id?: string; disconnected?: string }).id ?? '';
+            this.emit('trees.changed', { tree: tree || (answer as { disconnected: string }).disconnected });
+            changed([]);
+          },
+        ]),
+      ),
     };
   }
 
@@ -164,6 +182,7 @@ export class BrainHost {
     host.runner.resume();
     host.work.start();
     host.sync.start();
+    host.trees.start();
     warmVectors(engine.db); // the vector mirror loads now, not inside the first search
     return host;
   }
@@ -259,6 +278,7 @@ export class BrainHost {
 
   async close(): Promise<void> {
     await this.work.close();
+    await this.trees.close();
     await this.sync.stop();
     await this.watcher.close();
     await this.runner.close();

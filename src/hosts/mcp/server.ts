@@ -26,6 +26,7 @@ import { registerObserveMention } from './tools/observe-mention.ts';
 import { registerBrainRead } from './tools/read.ts';
 import { registerRunEnd } from './tools/run-end.ts';
 import { registerBrainSearch } from './tools/search.ts';
+import { registerTreeTools } from './tools/tree.ts';
 
 const SERVER_NAME = 'org-brain';
 const SERVER_VERSION = '0.1.0';
@@ -34,6 +35,10 @@ const INSTRUCTIONS =
   "Org Brain is the team's shared memory. Call brain_context at the start of a task (and when the topic changes) " +
   'with the latest message; use brain_search and brain_read to check details with citations; write durable facts ' +
   '(decisions, owners, definitions, gotchas) with add_to_brain; hand in the run with brain_run_end. ' +
+  'A connected Markdown repository is read as a tree: start with brain_tree at the root, read the summaries and ' +
+  'descend into the nodes that can hold the answer; read them with brain_tree_read and cite the numbered lines ' +
+  'that hold it, with the path and commit; use brain_lookup for an id or a path and brain_grep for words no ' +
+  'summary shows; when the tree does not hold the answer, say so. ' +
   DATA_NOT_INSTRUCTIONS;
 
 export type AgentServer = { server: McpServer; ctx: AgentContext };
@@ -58,6 +63,7 @@ export function createAgentServer(
   registerBrainRead(server, ctx);
   registerBrainContext(server, ctx);
   registerRunEnd(server, ctx);
+  registerTreeTools(server, ctx);
   return { server, ctx };
 }
 

@@ -17,6 +17,7 @@ import { NOTE_OPERATIONS } from './ops/notes.ts';
 import { RETRIEVAL_OPERATIONS } from './ops/retrieval.ts';
 import { SETTINGS_OPERATIONS } from './ops/settings.ts';
 import { TEAM_OPERATIONS } from './ops/team.ts';
+import { TREE_OPERATIONS } from './ops/trees.ts';
 import { WORKSPACE_OPERATIONS } from './ops/workspace.ts';
 
 export const OPERATIONS = [
@@ -31,6 +32,7 @@ export const OPERATIONS = [
   ...ITEM_OPERATIONS,
   ...CHAT_OPERATIONS,
   ...WORKSPACE_OPERATIONS,
+  ...TREE_OPERATIONS,
 ] as const;
 
 export const CONTRACT = entriesOf(OPERATIONS);

@@ -30,6 +30,8 @@ export type Events = {
   'inbox.changed': { at: string };
   /** The embedding model's download, waited for (the command line): the share done and the file. */
   'model.progress': { fraction: number; file: string };
+  /** A connected repository's tree was built (or its build failed): tree views refresh. */
+  'trees.changed': { tree: string };
 };
 
 export type EventName = keyof Events;
@@ -43,6 +45,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'chat.delta',
   'inbox.changed',
   'model.progress',
+  'trees.changed',
 ];
 
 export function isEventName(value: unknown): value is EventName {

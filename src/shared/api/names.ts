@@ -54,6 +54,18 @@ export const API_COMMANDS = [
   'sync.now',
   'sync.members',
   'sync.leave',
+  'trees.connect',
+  'trees.list',
+  'trees.status',
+  'trees.rebuild',
+  'trees.disconnect',
+  'trees.tree',
+  'trees.read',
+  'trees.lookup',
+  'trees.grep',
+  'trees.backlinks',
+  'trees.broken',
+  'trees.changes',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

@@ -11,6 +11,7 @@ import { sql as pullAck } from './0008-pull-ack.ts';
 import { sql as proposalSync } from './0009-proposal-sync.ts';
 import { sql as ftsMerge } from './0010-fts-merge.ts';
 import { sql as authority, run as authorityRun } from './0011-authority.ts';
+import { sql as trees } from './0012-trees.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0009-proposal-sync', sql: proposalSync },
   { id: '0010-fts-merge', sql: ftsMerge },
   { id: '0011-authority', sql: authority, run: authorityRun },
+  { id: '0012-trees', sql: trees },
 ];

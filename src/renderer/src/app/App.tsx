@@ -9,6 +9,7 @@ import { InboxScreen } from '../features/inbox/InboxScreen.tsx';
 import { CommandPalette } from '../features/palette/CommandPalette.tsx';
 import { SettingsScreen } from '../features/settings/SettingsScreen.tsx';
 import { WatchFolderDialog } from '../features/settings/WatchFolderDialog.tsx';
+import { TreesScreen } from '../features/trees/TreesScreen.tsx';
 import { plural } from '../lib/format.ts';
 import { AppContext, type View } from './app-context.ts';
 import { DropOverlay } from './DropOverlay.tsx';
@@ -36,6 +37,7 @@ function Screen({ view }: { view: View }) {
   return (
     <main className="app__screen">
       {view === 'files' ? <FilesScreen /> : null}
+      {view === 'trees' ? <TreesScreen /> : null}
       {view === 'chat' ? <ChatScreen /> : null}
       {view === 'inbox' ? <InboxScreen /> : null}
       {view === 'graph' ? <GraphScreen /> : null}
@@ -85,6 +87,7 @@ function Shell() {
         onOpenChange={shell.setPaletteOpen}
         commands={shell.commands}
         onOpenItem={actions.openDossier}
+        onOpenNode={actions.openTreeNode}
       />
       <WatchFolderDialog
         open={shell.watchOpen}

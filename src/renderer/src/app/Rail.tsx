@@ -1,4 +1,13 @@
-import { Activity, FolderOpen, Inbox, type LucideIcon, MessageSquare, Network, Settings } from 'lucide-react';
+import {
+  Activity,
+  FolderOpen,
+  FolderTree,
+  Inbox,
+  type LucideIcon,
+  MessageSquare,
+  Network,
+  Settings,
+} from 'lucide-react';
 import { useInboxCount } from '../features/inbox/useInboxCount.ts';
 import type { View } from './app-context.ts';
 import { useStatus } from './status-context.ts';
@@ -6,6 +15,7 @@ import './rail.css';
 
 const ITEMS: { view: View; label: string; icon: LucideIcon }[] = [
   { view: 'files', label: 'Files', icon: FolderOpen },
+  { view: 'trees', label: 'Trees', icon: FolderTree },
   { view: 'chat', label: 'Chat', icon: MessageSquare },
   { view: 'inbox', label: 'Inbox', icon: Inbox },
   { view: 'graph', label: 'Graph', icon: Network },

@@ -3,7 +3,10 @@ import { createContext, useContext } from 'react';
 import type { AddReport } from '#shared/api/types.ts';
 import type { DroppedFile } from '../lib/api.ts';
 
-export type View = 'files' | 'chat' | 'inbox' | 'graph' | 'activity' | 'settings';
+export type View = 'files' | 'trees' | 'chat' | 'inbox' | 'graph' | 'activity' | 'settings';
+
+/** A node of a connected repository to show on the Trees screen (from the palette); seq tells repeats apart. */
+export type TreeTarget = { tree: string; node: string; seq: number };
 
 /** How the dossier was opened: from a citation it scrolls to the cited range. */
 export type DossierTarget = {
@@ -32,6 +35,10 @@ export type AppActions = {
   /** The open chat thread (null: a new one), kept while switching screens. */
   chatThreadId: string | null;
   setChatThreadId: (id: string | null) => void;
+  /** The node the Trees screen was last asked to open, kept while switching screens. */
+  treeTarget: TreeTarget | null;
+  /** Shows a node of a connected repository on the Trees screen. */
+  openTreeNode: (tree: string, node: string) => void;
   /** Adds dropped or picked files (upload or by path) and shows the report. */
   addFiles: (files: DroppedFile[], source: string) => Promise<void>;
   /** Runs sample.load and shows its report. */

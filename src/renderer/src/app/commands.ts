@@ -30,6 +30,7 @@ export function buildCommands(app: AppActions): PaletteItem[] {
     cmd('watch', 'Watch a folder…', app.openWatchDialog, 'add folder follow sync'),
     cmd('sample', 'Load sample workspace', () => void app.loadSample(), 'demo example start'),
     cmd('go-files', 'Go to Files', () => app.go('files'), 'grid table documents'),
+    cmd('go-trees', 'Go to Trees', () => app.go('trees'), 'repository repositories git markdown connect'),
     cmd('go-chat', 'Go to Chat', () => app.go('chat'), 'ask question answer'),
     cmd('go-inbox', 'Go to Inbox', () => app.go('inbox'), 'review proposals approve reject write-back'),
     cmd(

@@ -9,7 +9,7 @@ import { useHotkey } from '../hooks/useHotkey.ts';
 import { addDroppedFiles, call, type DroppedFile } from '../lib/api.ts';
 import { plural } from '../lib/format.ts';
 import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
-import type { AddResult, AppActions, DossierTarget, Notice, View } from './app-context.ts';
+import type { AddResult, AppActions, DossierTarget, Notice, TreeTarget, View } from './app-context.ts';
 import { buildCommands } from './commands.ts';
 
 export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -45,6 +45,7 @@ export function useShell(): Shell {
   const [notices, setNotices] = useState<Notice[]>([]);
   const [upload, setUpload] = useState<QueueProgress | null>(null);
   const [chatThreadId, setChatThreadId] = useState<string | null>(null);
+  const [treeTarget, setTreeTarget] = useState<TreeTarget | null>(null);
   const seq = useRef(0);
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
@@ -65,6 +66,10 @@ export function useShell(): Shell {
   }, []);
 
   const go = useCallback((next: View) => setView(next), []);
+  const openTreeNode = useCallback((tree: string, node: string) => {
+    setTreeTarget({ tree, node, seq: ++seq.current });
+    setView('trees');
+  }, []);
 
   const addFiles = useCallback(
     async (files: DroppedFile[], source: string) => {
@@ -118,11 +123,26 @@ export function useShell(): Shell {
       showAddResult: setAddResult,
       chatThreadId,
       setChatThreadId,
+      treeTarget,
+      openTreeNode,
       addFiles,
       loadSample,
       indexAll,
     }),
-    [view, go, dossier, openDossier, closeDossier, notify, chatThreadId, addFiles, loadSample, indexAll],
+    [
+      view,
+      go,
+      dossier,
+      openDossier,
+      closeDossier,
+      notify,
+      chatThreadId,
+      treeTarget,
+      openTreeNode,
+      addFiles,
+      loadSample,
+      indexAll,
+    ],
   );
   const commands = useMemo(() => buildCommands(actions), [actions]);
 

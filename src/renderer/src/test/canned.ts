@@ -1,6 +1,6 @@
 /**
  * Canned answers for the component tests: a small workspace the shell can start on (app info, status,
- * settings, an empty inbox) and builders for the rows a test puts in front of a screen.
+ * settings, an empty inbox, no connected repository) and builders for the rows a test puts in front of a screen.
  */
 import type { Inputs, Outputs } from '#shared/api/contract.ts';
 import type { FileList, FileRow, StatusView } from '#shared/api/types.ts';
@@ -114,6 +114,8 @@ export function shellAnswers(files: readonly FileRow[] = []): Handlers {
     'settings.get': () => ({ indexOnAdd: false, dataFolder: '/home/ada/.org-brain', user: 'ada' }),
     'inbox.list': () => ({ pending: 0, items: [] }),
     'files.list': listFiles(files),
+    // The palette lists the connected repositories when it opens (features/trees/use-node-lookup.ts).
+    'trees.list': () => ({ trees: [] }),
   };
 }
 

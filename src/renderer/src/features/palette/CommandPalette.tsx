@@ -1,6 +1,6 @@
 /**
- * Ctrl/Cmd+K: one box that finds commands, files by name (files.list) and passages by text
- * (search.query). A combobox over a listbox inside a Radix dialog.
+ * Ctrl/Cmd+K: one box that finds commands, nodes of connected repositories (trees.lookup), files by
+ * name (files.list) and passages by text (search.query). A combobox over a listbox inside a Radix dialog.
  */
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Search } from 'lucide-react';
@@ -15,6 +15,7 @@ export type CommandPaletteProps = {
   onOpenChange: (open: boolean) => void;
   commands: PaletteItem[];
   onOpenItem: (id: string, from: 'search' | 'citation') => void;
+  onOpenNode: (tree: string, node: string) => void;
 };
 
 export function CommandPalette(props: CommandPaletteProps) {
@@ -29,7 +30,8 @@ export function CommandPalette(props: CommandPaletteProps) {
         <RadixDialog.Content className="palette" aria-label="Search and commands">
           <RadixDialog.Title className="visually-hidden">Search and commands</RadixDialog.Title>
           <RadixDialog.Description className="visually-hidden">
-            Find files by name, passages by text, or run a command.
+            Find files by name, passages by text, a repository's node by reference id or path, or run a
+            command.
           </RadixDialog.Description>
           <div className="palette__input-row">
             <Search size={16} aria-hidden="true" />

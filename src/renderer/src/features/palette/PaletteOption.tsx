@@ -1,4 +1,4 @@
-import { ArrowRight, CornerDownLeft, FileText, Quote } from 'lucide-react';
+import { ArrowRight, CornerDownLeft, FileText, FolderTree, Quote } from 'lucide-react';
 import { HighlightedText } from '../../components/HighlightedText.tsx';
 import { findWordRanges } from '../../lib/highlight.ts';
 import type { PaletteItem } from './palette-items.ts';
@@ -31,6 +31,8 @@ export function PaletteOption({ item, index, active, query, onHover }: PaletteOp
           <FileText size={15} />
         ) : item.group === 'Passages' ? (
           <Quote size={15} />
+        ) : item.group === 'Tree nodes' ? (
+          <FolderTree size={15} />
         ) : (
           <ArrowRight size={15} />
         )}

@@ -1,6 +1,8 @@
 /**
- * What the palette shows for what was typed: commands (filtered here), files by name (files.list, from one
- * character) and passages by text (search.query, from three), asked 180 ms after typing stops; and the
+ * What the palette shows for what was typed: commands (filtered here), nodes of connected repositories by
+ * reference id, node id or path (trees.lookup, from two characters: features/trees/use-node-lookup.ts),
+ * files by name (files.list, from one character) and passages by text (search.query, from three), asked
+ * 180 ms after typing stops; and the
  * active option, moved by the arrows and run by Enter. Running an item closes the palette first.
  */
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
@@ -8,6 +10,7 @@ import type { FileRow } from '#shared/api/types.ts';
 import type { SearchHit } from '#shared/types.ts';
 import { call } from '../../lib/api.ts';
 import { describeCitation } from '../../lib/format.ts';
+import { useNodeLookup } from '../trees/use-node-lookup.ts';
 import { excerpt, filterCommands, type PaletteItem } from './palette-items.ts';
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -24,15 +27,18 @@ export type PaletteInput = {
   onOpenChange: (open: boolean) => void;
   commands: PaletteItem[];
   onOpenItem: (id: string, from: 'search' | 'citation') => void;
+  /** Shows a node of a connected repository on the Trees screen. */
+  onOpenNode: (tree: string, node: string) => void;
 };
 
-export function usePalette({ open, onOpenChange, commands, onOpenItem }: PaletteInput) {
+export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNode }: PaletteInput) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [files, setFiles] = useState<FileRow[]>([]);
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [searching, setSearching] = useState(false);
   const q = useDebounced(query.trim(), 180);
+  const nodes = useNodeLookup(open, q);
 
   useEffect(() => {
     if (!open) {
@@ -84,9 +90,16 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem }: Palette
       hint: excerpt(h.body, q),
       run: close(() => onOpenItem(h.citation?.itemId ?? h.id, 'citation')),
     }));
+    const nodeItems: PaletteItem[] = nodes.map((n) => ({
+      id: `node:${n.tree}:${n.node.id}`,
+      group: 'Tree nodes',
+      label: n.node.title,
+      hint: `${n.repo} · ${n.node.id}`,
+      run: close(() => onOpenNode(n.tree, n.node.id)),
+    }));
     const cmdItems = filterCommands(commands, query).map((c) => ({ ...c, run: close(c.run) }));
-    return [...cmdItems.slice(0, query ? 5 : 12), ...fileItems, ...hitItems];
-  }, [files, hits, commands, query, q, onOpenChange, onOpenItem]);
+    return [...cmdItems.slice(0, query ? 5 : 12), ...nodeItems, ...fileItems, ...hitItems];
+  }, [files, hits, nodes, commands, query, q, onOpenChange, onOpenItem, onOpenNode]);
 
   useEffect(() => {
     setActive((a) => Math.min(a, Math.max(0, items.length - 1)));

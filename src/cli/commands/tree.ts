@@ -1,0 +1,263 @@
+/**
+ * `brain tree …`: connected Markdown repositories and their tree (the contract's trees.*
+ * operations, src/shared/api/ops/trees.ts; docs/TREES.md). `connect`, `list`, `status`,
+ * `rebuild`, `disconnect` manage them; `show`, `read`, `lookup`, `grep`, `changes`, `backlinks` and `broken`
+ * read the tree of the indexed commit, as agents do with brain_tree and its siblings.
+ */
+import type { Command } from 'commander';
+import { run } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
+import type { Engine } from '#engine/engine.ts';
+import type { Operation, OutputOf } from '#shared/api/operation.ts';
+import {
+  TreesBacklinks,
+  TreesBroken,
+  TreesChanges,
+  TreesConnect,
+  TreesDisconnect,
+  TreesGrep,
+  TreesList,
+  TreesLookup,
+  TreesRead,
+  TreesRebuild,
+  TreesStatus,
+  TreesTree,
+} from '#shared/api/ops/trees.ts';
+import { withEngine } from '../context.ts';
+import { print, printJson } from '../output.ts';
+
+type Source = OutputOf<typeof TreesStatus>;
+type Json = { json?: boolean; tree?: string };
+
+function printSource(s: Source): void {
+  const c = s.counts;
+  print(`${s.id}  ${s.root}${s.branch ? ` (${s.branch})` : s.isGit ? '' : ' (folder)'}  ${s.scope}`);
+  print(`  state     ${s.state}${s.error ? `: ${s.error}` : ''}`);
+  print(
+    `  commit    ${s.indexedCommit ?? 'none yet'}${s.attemptedCommit && s.attemptedCommit !== s.indexedCommit ? ` (attempted ${s.attemptedCommit})` : ''}`,
+  );
+  print(
+    `  holds     ${c.documents} documents, ${c.folders} folders, ${c.sections} sections, ${c.cards} cards, ${c.links} links, ${c.broken} broken${c.skipped ? `, ${c.skipped} left out` : ''}`,
+  );
+}
+
+/** Runs one operation for a subcommand and prints its JSON, or the person's view of it. */
+function act<O extends Operation>(
+  program: Command,
+  group: Command,
+  op: O,
+  input: (opts: Json) => Record<string, unknown>,
+  show: (out: OutputOf<O>) => void,
+  opts: Json,
+): Promise<void> {
+  return withEngine(program, async (engine: Engine) => {
+    const out = await run(memberContext(engine, 'cli'), op, input(opts));
+    if (opts.json || group.opts().json) printJson(out);
+    else show(out);
+  });
+}
+
+export function registerTree(program: Command): void {
+  const tree = program.command('tree').description('Connected Markdown repositories and their tree index');
+  const sub = (name: string, op: Operation) =>
+    tree.command(name).description(op.summary).option('--json', 'print JSON');
+  const withTree = (c: Command) => c.option('--tree <id>', 'which connected repository (when several are)');
+
+  sub('connect', TreesConnect)
+    .argument('<folder>', 'a Git repository or a plain folder')
+    .option('--branch <branch>', 'the branch to follow (default: the current one)')
+    .option('--scope <scope>', 'org, team:<id> or user:<id> (default: org)')
+    .action((folder: string, opts: Json & { branch?: string; scope?: string }) =>
+      act(
+        program,
+        tree,
+        TreesConnect,
+        () => ({ folder, branch: opts.branch, scope: opts.scope }),
+        printSource,
+        opts,
+      ),
+    );
+  sub('list', TreesList).action((opts: Json) =>
+    act(
+      program,
+      tree,
+      TreesList,
+      () => ({}),
+      (out) => {
+        if (out.trees.length === 0)
+          print('No repository is connected: `brain tree connect <folder>` connects one.');
+        for (const s of out.trees) printSource(s);
+      },
+      opts,
+    ),
+  );
+  for (const [name, op] of [
+    ['status', TreesStatus],
+    ['rebuild', TreesRebuild],
+  ] as const) {
+    withTree(sub(name, op)).action((opts: Json) =>
+      act(program, tree, op, (o) => ({ tree: o.tree }), printSource, opts),
+    );
+  }
+  withTree(sub('disconnect', TreesDisconnect)).action((opts: Json) =>
+    act(
+      program,
+      tree,
+      TreesDisconnect,
+      (o) => ({ tree: o.tree }),
+      (out) => print(`Disconnected ${out.disconnected}.`),
+      opts,
+    ),
+  );
+  withTree(sub('show', TreesTree))
+    .argument('[node]', 'a node id (default: the root)')
+    .option('--depth <n>', '1, or 2 for the first 20 grandchildren too')
+    .option('--offset <n>', 'skip this many children')
+    .option('--limit <n>', 'at most this many children (default 50)')
+    .action((node: string | undefined, opts: Json & { depth?: string; offset?: string; limit?: string }) =>
+      act(
+        program,
+        tree,
+        TreesTree,
+        (o) => ({
+          tree: o.tree,
+          node,
+          depth: opts.depth === undefined ? undefined : Number(opts.depth),
+          offset: opts.offset === undefined ? undefined : Number(opts.offset),
+          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+        }),
+        (out) => {
+          print([...out.breadcrumb.map((b) => b.title), out.node.title].join(' › '));
+          if (out.node.summary) print(`  ${out.node.summary}`);
+          for (const c of out.children) {
+            print(
+              `${c.kind === 'folder' ? '▸' : '·'} ${c.id}  ${c.title}${c.status ? ` [${c.status}]` : ''}`,
+            );
+            if (c.summary) print(`    ${c.summary}`);
+          }
+          if (out.nextOffset !== null)
+            print(`… ${out.total - out.nextOffset} more (--offset ${out.nextOffset})`);
+        },
+        opts,
+      ),
+    );
+  withTree(sub('read', TreesRead))
+    .argument('<node>', 'a node id')
+    .option('--scope <scope>', 'auto, subtree or node')
+    .option('--from-line <n>', 'start at this line')
+    .action((node: string, opts: Json & { scope?: string; fromLine?: string }) =>
+      act(
+        program,
+        tree,
+        TreesRead,
+        (o) => ({
+          tree: o.tree,
+          node,
+          scope: opts.scope,
+          fromLine: opts.fromLine === undefined ? undefined : Number(opts.fromLine),
+        }),
+        (out) => {
+          const c = out.citation;
+          print(`${c.path}:${c.lineStart}-${c.lineEnd} @ ${c.commit}`);
+          for (const [i, l] of out.text.split('\n').entries())
+            print(`${String(c.lineStart + i).padStart(5)}  ${l}`);
+          if (out.truncated) print(`… cut here: --from-line ${out.nextLine}`);
+        },
+        opts,
+      ),
+    );
+  withTree(sub('lookup', TreesLookup))
+    .argument('<query>', 'a reference id, node id or path')
+    .action((query: string, opts: Json) =>
+      act(
+        program,
+        tree,
+        TreesLookup,
+        (o) => ({ tree: o.tree, query }),
+        (out) => {
+          if (out.matches.length === 0) print(`Nothing in the tree is named ${query}.`);
+          for (const m of out.matches) print(`${m.node.id}  ${m.node.title}`);
+        },
+        opts,
+      ),
+    );
+  withTree(sub('grep', TreesGrep))
+    .argument('<text...>', 'every word, in any order (quote it for an exact phrase)')
+    .option('--under <node>', 'only under this node')
+    .option('--case', 'match case')
+    .action((words: string[], opts: Json & { under?: string; case?: boolean }) =>
+      act(
+        program,
+        tree,
+        TreesGrep,
+        (o) => ({ tree: o.tree, text: words.join(' '), under: opts.under, ignoreCase: !opts.case }),
+        (out) => {
+          for (const m of out.matches) print(`${m.path}:${m.line}  ${m.text.trim()}  (${m.node})`);
+          if (out.matches.length === 0) print('No line holds every word.');
+          if (out.truncated) print('… more lines match: narrow it with --under or more words.');
+        },
+        opts,
+      ),
+    );
+  withTree(sub('backlinks', TreesBacklinks))
+    .argument('<node>', 'a page, heading or card')
+    .option('--offset <n>', 'skip this many')
+    .option('--limit <n>', 'at most this many (default 20)')
+    .action((node: string, opts: Json & { offset?: string; limit?: string }) =>
+      act(
+        program,
+        tree,
+        TreesBacklinks,
+        (o) => ({
+          tree: o.tree,
+          node,
+          offset: opts.offset === undefined ? undefined : Number(opts.offset),
+          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+        }),
+        (out) => {
+          if (out.total === 0) print(`Nothing links to ${node}.`);
+          for (const b of out.items) print(`${b.node} → ${b.target} (${b.linkKind})`);
+          if (out.nextOffset !== null)
+            print(`… ${out.total - out.nextOffset} more (--offset ${out.nextOffset})`);
+        },
+        opts,
+      ),
+    );
+  withTree(sub('changes', TreesChanges))
+    .requiredOption('--since <commit>', 'an earlier commit (full or abbreviated), such as a citation’s')
+    .option('--under <node>', 'only under this node')
+    .action((opts: Json & { since: string; under?: string }) =>
+      act(
+        program,
+        tree,
+        TreesChanges,
+        (o) => ({ tree: o.tree, since: opts.since, under: opts.under }),
+        (out) => {
+          print(
+            `${out.since.slice(0, 12)} → ${out.commit.slice(0, 12)}: ${out.documents.length} documents changed`,
+          );
+          for (const d of out.documents)
+            print(
+              `${d.status.padEnd(8)} ${d.oldPath ? `${d.oldPath} → ` : ''}${d.path}${d.linesAdded === null ? '' : `  +${d.linesAdded} -${d.linesRemoved}`}`,
+            );
+          for (const n of out.nodes) print(`  changed  ${n.node}  ${n.title}`);
+          if (!out.linesKnown)
+            print('(some older text is not here: those documents are listed without their sections)');
+        },
+        opts,
+      ),
+    );
+  withTree(sub('broken', TreesBroken)).action((opts: Json) =>
+    act(
+      program,
+      tree,
+      TreesBroken,
+      (o) => ({ tree: o.tree }),
+      (out) => {
+        if (out.links.length === 0) print('No broken links.');
+        for (const l of out.links) print(`${l.from} → ${l.target}`);
+      },
+      opts,
+    ),
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * Reading a connected repository with the `git` program (docs/TREES.md): it is on every machine
+ * that has a repository, reads the largest histories fast, and its output is what a Git viewer
+ * shows, so a citation's lines open the same there. A folder that is not a repository (or a
+ * machine without `git`) is read from disk instead, with no history: `changed` is unknown.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Change } from './types.ts';
+
+const run = promisify(execFile);
+/** Ample for ls-tree and log output of 20,000 documents and 10,000 commits. */
+const MAX_OUTPUT = 512 * 1024 * 1024;
+/** How far back one walk of the history looks for each document's last change (the seed's numbers). */
+const HISTORY_COMMITS = [10_000, 1_000] as const;
+
+async function git(root: string, args: string[]): Promise<string> {
+  const { stdout } = await run('git', ['-C', root, ...args], {
+    maxBuffer: MAX_OUTPUT,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+  });
+  return stdout;
+}
+
+/** The repository's top folder when `folder` is (in) a Git work tree and `git` runs here; else null. */
+export async function gitTopLevel(folder: string): Promise<string | null> {
+  try {
+    return (await git(folder, ['rev-parse', '--show-toplevel'])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The commit a branch (or HEAD) points at, or null when it names none. */
+export async function resolveCommit(root: string, branch: string | null): Promise<string | null> {
+  try {
+    const out = await git(root, ['rev-parse', '--verify', '--quiet', `${branch ?? 'HEAD'}^{commit}`]);
+    return out.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The branch HEAD is on (null when detached). */
+export async function currentBranch(root: string): Promise<string | null> {
+  try {
+    const out = (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).trim();
+    return out || null;
+  } catch {
+    return null;
+  }
+}
+
+export type GitEntry = { path: string; blob: string; size: number };
+
+/** Every file of a commit with its blob id and size (`git ls-tree -r -l -z`). */
+export async function listFiles(root: string, commit: string): Promise<GitEntry[]> {
+  const out = await git(root, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  const entries: GitEntry[] = [];
+  for (const record of out.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [, type, blob, size] = record.slice(0, tab).split(/\s+/);
+    if (type !== 'blob' || !blob) continue;
+    entries.push({ path: record.slice(tab + 1), blob, size: Number(size) || 0 });
+  }
+  return entries;
+}
+
+/** The bytes of many blobs through one `git cat-file --batch`, by blob id. */
+export function readBlobs(root: string, blobs: readonly string[]): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = new Map<string, Buffer>();
+    let buffer = Buffer.alloc(0);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const nl = buffer.indexOf(10);
+        if (nl < 0) return;
+        const header = buffer.subarray(0, nl).toString();
+        const [id, type, size] = header.split(' ');
+        if (type === 'missing') {
+          buffer = buffer.subarray(nl + 1);
+          continue;
+        }
+        const length = Number(size);
+        if (buffer.length < nl + 1 + length + 1) return;
+        out.set(id ?? '', Buffer.from(buffer.subarray(nl + 1, nl + 1 + length)));
+        buffer = buffer.subarray(nl + 1 + length + 1);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(out);
+      else reject(new Error(`git cat-file failed: ${stderr.trim() || `exit ${code}`}`));
+    });
+    child.stdin.end(`${blobs.join('\n')}\n`);
+  });
+}
+
+/**
+ * Each path's last change up to `commit`, from one walk of the history: the last 10,000 commits,
+ * or the last 1,000 when that cannot be read; null when neither can (the build goes on without).
+ * Renames are not followed (a moved file's last change is its move), as `git log -1 -- <path>`.
+ */
+export async function lastChanges(root: string, commit: string): Promise<Map<string, Change> | null> {
+  for (const n of HISTORY_COMMITS) {
+    try {
+      const out = await git(root, [
+        'log',
+        `-n${n}`,
+        '--no-renames',
+        '--name-only',
+        '-z',
+        '--format=%x01%H%x02%aI%x02%s',
+        commit,
+      ]);
+      const changes = new Map<string, Change>();
+      for (const block of out.split('\x01')) {
+        if (!block) continue;
+        const [head, ...rest] = block.split('\0');
+        const [hash, date, subject] = (head ?? '').split('\x02');
+        if (!hash) continue;
+        const files = [(head ?? '').split('\n').slice(1).join(''), ...rest];
+        const change = {
+          commit: hash.trim(),
+          date: (date ?? '').trim(),
+          subject: (subject ?? '').split('\n')[0] ?? '',
+        };
+        for (const raw of files) {
+          const path = raw.replace(/^\n+/, '');
+          if (path && !changes.has(path)) changes.set(path, change);
+        }
+      }
+      return changes;
+    } catch {
+      // too large to read at once: try the shorter walk
+    }
+  }
+  return null;
+}
+
+/** Whether `older` is an ancestor of (or is) `newer`. */
+export async function isAncestor(root: string, older: string, newer: string): Promise<boolean> {
+  try {
+    await git(root, ['merge-base', '--is-ancestor', older, newer]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The full id of a commit given by a full or abbreviated id, or null when the repository has none. */
+export async function commitOf(root: string, ref: string): Promise<string | null> {
+  if (!/^[0-9a-f]{4,64}$/i.test(ref)) return null;
+  return resolveCommit(root, ref);
+}
+
+export type DiffEntry = {
+  status: 'added' | 'modified' | 'deleted' | 'renamed';
+  path: string;
+  oldPath: string | null;
+  /** null when Git cannot count them (a binary file). */
+  added: number | null;
+  removed: number | null;
+};
+
+/** The files that differ between two commits, renames found, with lines added and removed. */
+export async function diffFiles(root: string, from: string, to: string): Promise<DiffEntry[]> {
+  const out = await git(root, ['diff', '--numstat', '-z', '-M', from, to]);
+  const parts = out.split('\0');
+  const entries: DiffEntry[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const head = parts[i];
+    if (!head) continue;
+    const [a, r, path] = head.split('\t');
+    const count = (v: string | undefined) => (v === undefined || v === '-' ? null : Number(v));
+    if (path === '') {
+      // A rename: the old and the new path follow, each ended by NUL.
+      const oldPath = parts[i + 1] ?? '';
+      const newPath = parts[i + 2] ?? '';
+      i += 2;
+      entries.push({ status: 'renamed', path: newPath, oldPath, added: count(a), removed: count(r) });
+    } else {
+      entries.push({
+        status: 'modified',
+        path: path ?? '',
+        oldPath: null,
+        added: count(a),
+        removed: count(r),
+      });
+    }
+  }
+  const kinds = await git(root, ['diff', '--name-status', '-z', '--no-renames', from, to]);
+  const status = new Map<string, string>();
+  const k = kinds.split('\0');
+  for (let i = 0; i + 1 < k.length; i += 2) status.set(k[i + 1] ?? '', k[i] ?? '');
+  for (const e of entries) {
+    if (e.status !== 'modified') continue;
+    const s = status.get(e.path);
+    if (s === 'A') e.status = 'added';
+    else if (s === 'D') e.status = 'deleted';
+  }
+  return entries;
+}
+
+/** The lines of the newer side of `path` that changed from one commit to the other (`git diff -U0`). */
+export async function changedLines(
+  root: string,
+  from: string,
+  to: string,
+  oldPath: string,
+  path: string,
+): Promise<{ start: number; end: number }[] | null> {
+  try {
+    const out = await git(root, ['diff', '-U0', '--no-color', '-M', from, to, '--', oldPath, path]);
+    const ranges: { start: number; end: number }[] = [];
+    for (const m of out.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+      const start = Number(m[1]);
+      const count = m[2] === undefined ? 1 : Number(m[2]);
+      // A pure deletion touches the line it sits after.
+      ranges.push(
+        count === 0
+          ? { start: Math.max(1, start), end: Math.max(1, start) }
+          : { start, end: start + count - 1 },
+      );
+    }
+    return ranges;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Links between nodes (docs/TREES.md), resolved over the whole tree from the references each
+ * document made when it was parsed.
+ *
+ * - A link to a document is a link to its node; with a `#fragment`, to the section whose GitHub
+ *   anchor it names, or the card it names by its id or by its heading's anchor (also a heading
+ *   that is no node: the node holding it). Fragments match exactly, then ignoring case, then
+ *   without GitHub's `user-content-` prefix; a fragment that names nothing still opens the
+ *   document, as in a browser, so it links to the document.
+ * - A link to a folder (`dir/`, `dir`, `../`) that the tree holds links to the folder node.
+ * - A link to a Markdown file the repository does not have is `broken` ({ from: document path,
+ *   target as written }, once per document and target, at most 5,000). A Markdown file the
+ *   repository has but the tree does not hold (over the size or document cap, passed in as
+ *   `otherPaths`) is neither; nor is a path the tree never indexes (restricted/, hidden folders,
+ *   plugins/, scratch/, identifiers/), whose files the builder is not shown.
+ * - Links to anything else (other files, outside the repository, URLs) are left out.
+ * - A mention is a reference id written in a node that one to three *other* nodes define: one
+ *   `mention` link to each of them. An id more nodes define says nothing precise and is ignored.
+ * - A node's links are its distinct targets in document order (the first line each is written
+ *   on); a mention of a node it also links to is dropped; a link to itself is left out. At most
+ *   50 are kept; `outgoingTotal` is how many there are.
+ */
+import type { ParsedDocument } from './parsed.ts';
+import { couldIndex, isMarkdownPath } from './paths.ts';
+import type { BrokenLink, TreeLink } from './types.ts';
+
+export const MAX_LINKS_PER_NODE = 50;
+export const MAX_BROKEN = 5_000;
+const MAX_MENTION_DEFINERS = 3;
+
+type Anchors = { exact: Map<string, string>; lower: Map<string, string> };
+
+export type LinkInput = {
+  /** The documents of the tree, in path order. */
+  docs: ParsedDocument[];
+  /** Folder ids the tree holds (`dir/`, and `/` for the root). */
+  folders: Set<string>;
+  /** Paths the repository has that the tree does not hold. */
+  otherPaths: Set<string>;
+  /** The reference ids each node defines, in tree order. */
+  definers: Map<string, string[]>;
+};
+
+export type LinkResult = {
+  /** Kept links by source node, in document order. */
+  outgoing: Map<string, TreeLink[]>;
+  /** How many links each source node has in all. */
+  totals: Map<string, number>;
+  broken: BrokenLink[];
+};
+
+function anchorsOf(doc: ParsedDocument): Anchors {
+  const exact = new Map<string, string>();
+  const lower = new Map<string, string>();
+  for (const { anchor, node } of doc.anchors) {
+    if (!exact.has(anchor)) exact.set(anchor, node);
+    const key = anchor.toLowerCase();
+    if (!lower.has(key)) lower.set(key, node);
+  }
+  return { exact, lower };
+}
+
+function findAnchor(anchors: Anchors, fragment: string): string | null {
+  for (const f of [fragment, fragment.replace(/^user-content-/i, '')]) {
+    const hit = anchors.exact.get(f) ?? anchors.lower.get(f.toLowerCase());
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export function resolveLinks(input: LinkInput): LinkResult {
+  const byPath = new Map(input.docs.map((d) => [d.path, d]));
+  const anchorCache = new Map<string, Anchors>();
+  const broken: BrokenLink[] = [];
+  const brokenSeen = new Set<string>();
+  const perNode = new Map<string, { to: string; kind: 'link' | 'mention'; line: number }[]>();
+
+  const add = (from: string, to: string, kind: 'link' | 'mention', line: number) => {
+    if (from === to) return;
+    let list = perNode.get(from);
+    if (!list) {
+      list = [];
+      perNode.set(from, list);
+    }
+    list.push({ to, kind, line });
+  };
+
+  const linkTarget = (path: string, fragment: string | null): string | null => {
+    if (path === '' || path.endsWith('/')) {
+      const folder = path === '' ? '/' : path;
+      return input.folders.has(folder) ? folder : null;
+    }
+    const doc = byPath.get(path);
+    if (doc) {
+      if (!fragment) return doc.path;
+      let anchors = anchorCache.get(path);
+      if (!anchors) {
+        anchors = anchorsOf(doc);
+        anchorCache.set(path, anchors);
+      }
+      return findAnchor(anchors, fragment) ?? doc.path;
+    }
+    return input.folders.has(`${path}/`) ? `${path}/` : null;
+  };
+
+  for (const doc of input.docs) {
+    for (const ref of doc.refs) {
+      if (ref.kind === 'mention') {
+        const others = (input.definers.get(ref.id) ?? []).filter((n) => n !== ref.from);
+        if (others.length >= 1 && others.length <= MAX_MENTION_DEFINERS) {
+          for (const to of others) add(ref.from, to, 'mention', ref.line);
+        }
+        continue;
+      }
+      const to = linkTarget(ref.path, ref.fragment);
+      if (to) {
+        add(ref.from, to, 'link', ref.line);
+        continue;
+      }
+      const missing =
+        !ref.path.endsWith('/') &&
+        isMarkdownPath(ref.path) &&
+        couldIndex(ref.path) &&
+        !input.otherPaths.has(ref.path);
+      if (!missing || broken.length >= MAX_BROKEN) continue;
+      const key = `${doc.path}\u0000${ref.target}`;
+      if (brokenSeen.has(key)) continue;
+      brokenSeen.add(key);
+      broken.push({ from: doc.path, target: ref.target });
+    }
+  }
+
+  const outgoing = new Map<string, TreeLink[]>();
+  const totals = new Map<string, number>();
+  for (const [from, list] of perNode) {
+    const linked = new Set(list.filter((l) => l.kind === 'link').map((l) => l.to));
+    const seen = new Set<string>();
+    const distinct: TreeLink[] = [];
+    for (const l of list) {
+      if (l.kind === 'mention' && linked.has(l.to)) continue;
+      const key = `${l.kind}\u0000${l.to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      distinct.push({ from, to: l.to, kind: l.kind, line: l.line });
+    }
+    // Document order: by line; on one line, in the order found.
+    distinct.sort((a, b) => a.line - b.line);
+    totals.set(from, distinct.length);
+    outgoing.set(from, distinct.slice(0, MAX_LINKS_PER_NODE));
+  }
+  return { outgoing, totals, broken };
+}

@@ -1,0 +1,475 @@
+/**
+ * The reads of a repository tree (docs/TREES.md): the tree a level at a time with summaries,
+ * reading a node with its citation, lookup by reference id, node id or path, grep, backlinks and
+ * broken links. All use the tree of the indexed commit, refuse until a first build succeeded,
+ * and are filtered by the repository's scope (out of sight is the same answer as missing). Text
+ * comes from the stored document of the indexed commit, never from the folder as it is now.
+ */
+import { AppError } from '#shared/errors.ts';
+import { stmt } from '../db/driver.ts';
+import type { Engine } from '../engine.ts';
+import { logEvent } from '../telemetry.ts';
+import { changedLines, commitOf, diffFiles } from './git.ts';
+import { indexablePath } from './paths.ts';
+import { sourceOf, type TreeSource } from './sources.ts';
+import type { Change, NodeKind, SummarySource } from './types.ts';
+
+type NodeRow = {
+  id: string;
+  kind: NodeKind;
+  parent: string | null;
+  ordinal: number;
+  path: string;
+  anchor: string | null;
+  title: string;
+  summary: string;
+  summary_source: SummarySource;
+  line_start: number;
+  own_end: number;
+  line_end: number;
+  tokens: number;
+  status: string | null;
+  superseded_by: string | null;
+  ref_ids: string;
+  changed: string | null;
+  outgoing_total: number;
+  item_id: string | null;
+  children: number;
+};
+
+export type NodeView = {
+  id: string;
+  kind: NodeKind;
+  title: string;
+  summary: string;
+  summarySource: SummarySource;
+  path: string;
+  lineStart: number;
+  lineEnd: number;
+  tokens: number;
+  status: string | null;
+  supersededBy: string | null;
+  changed: Change | null;
+  children: number;
+};
+
+const NODE_SQL = `SELECT n.*, (SELECT COUNT(*) FROM tree_nodes c WHERE c.source_id = n.source_id AND c.parent = n.id) AS children
+  FROM tree_nodes n`;
+
+function view(r: NodeRow): NodeView {
+  return {
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    summary: r.summary,
+    summarySource: r.summary_source,
+    path: r.path,
+    lineStart: r.line_start,
+    lineEnd: r.line_end,
+    tokens: r.tokens,
+    status: r.status,
+    supersededBy: r.superseded_by,
+    changed: r.changed ? (JSON.parse(r.changed) as Change) : null,
+    children: r.children,
+  };
+}
+
+/** A source whose tree can be read: built at least once, and not turned off. */
+function readable(engine: Engine, tree?: string): TreeSource & { indexedCommit: string } {
+  const source = sourceOf(engine, tree);
+  if (source.state === 'off')
+    throw new AppError('validation-failed', `The tree of ${source.root} is turned off.`);
+  if (!source.indexedCommit)
+    throw new AppError(
+      'conflict',
+      `The tree of ${source.root} is not built yet (${source.state}${source.error ? `: ${source.error}` : ''}).`,
+    );
+  return source as TreeSource & { indexedCommit: string };
+}
+
+function nodeRow(engine: Engine, source: TreeSource, id: string): NodeRow {
+  const row = stmt(engine.db, `${NODE_SQL} WHERE n.source_id = ? AND n.id = ?`).get(source.id, id) as
+    | NodeRow
+    | undefined;
+  if (!row) throw new AppError('not-found', `No node ${id} in the tree of ${source.root}.`);
+  return row;
+}
+
+function breadcrumb(engine: Engine, source: TreeSource, row: NodeRow): { id: string; title: string }[] {
+  const out: { id: string; title: string }[] = [];
+  let parent = row.parent;
+  while (parent !== null) {
+    const p = stmt(engine.db, 'SELECT id, title, parent FROM tree_nodes WHERE source_id = ? AND id = ?').get(
+      source.id,
+      parent,
+    ) as { id: string; title: string; parent: string | null } | undefined;
+    if (!p) break;
+    out.unshift({ id: p.id, title: p.title });
+    parent = p.parent;
+  }
+  return out;
+}
+
+function childrenOf(
+  engine: Engine,
+  source: TreeSource,
+  id: string,
+  offset: number,
+  limit: number,
+): NodeRow[] {
+  return stmt(
+    engine.db,
+    `${NODE_SQL} WHERE n.source_id = ? AND n.parent = ? ORDER BY n.ordinal LIMIT ? OFFSET ?`,
+  ).all(source.id, id, limit, offset) as NodeRow[];
+}
+
+export type TreeViewInput = { tree?: string; node?: string; depth?: 1 | 2; offset?: number; limit?: number };
+
+/** The node, its breadcrumb and one level of children with summaries (depth 2: their first 20 children too). */
+export function treeView(engine: Engine, input: TreeViewInput) {
+  const source = readable(engine, input.tree);
+  const row = nodeRow(engine, source, input.node ?? '/');
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? 50;
+  const children = childrenOf(engine, source, row.id, offset, limit).map((c) => ({
+    ...view(c),
+    grandchildren:
+      input.depth === 2 && c.children > 0 ? childrenOf(engine, source, c.id, 0, 20).map(view) : undefined,
+  }));
+  const next = offset + children.length;
+  return {
+    tree: source.id,
+    commit: source.indexedCommit,
+    node: view(row),
+    breadcrumb: breadcrumb(engine, source, row),
+    children,
+    total: row.children,
+    offset,
+    nextOffset: next < row.children ? next : null,
+  };
+}
+
+/** A document's text at the indexed commit, as lines (Git's counting: a final newline ends the last line). */
+function documentLines(engine: Engine, source: TreeSource, path: string): string[] {
+  const doc = stmt(
+    engine.db,
+    "SELECT item_id FROM tree_nodes WHERE source_id = ? AND id = ? AND kind = 'document'",
+  ).get(source.id, path) as { item_id: string | null } | undefined;
+  const item = doc?.item_id
+    ? (stmt(engine.db, 'SELECT blob FROM items WHERE id = ?').get(doc.item_id) as
+        | { blob: string | null }
+        | undefined)
+    : undefined;
+  if (!item?.blob) throw new AppError('not-found', `The text of ${path} is not stored here.`);
+  const text = engine.blobs.get(item.blob).toString('utf8');
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '' && /\n$/.test(text)) lines.pop();
+  return lines;
+}
+
+/** About 6,000 tokens: a node with children is read whole up to it, and as its own text above it. */
+const AUTO_WHOLE_TOKENS = 6000;
+
+export type ReadInput = {
+  tree?: string;
+  node: string;
+  scope?: 'auto' | 'subtree' | 'node';
+  fromLine?: number;
+  /** Agents: every line starts with its number and a tab, so they cite only the lines that hold the answer. */
+  lineNumbers: boolean;
+  maxChars: number;
+};
+
+type LinkView = { node: string; title: string; kind: 'link' | 'mention'; line: number };
+
+function links(engine: Engine, source: TreeSource, id: string, way: 'out' | 'in'): LinkView[] {
+  const sql =
+    way === 'out'
+      ? `SELECT l.to_id AS node, l.kind, l.line, n.title FROM tree_links l JOIN tree_nodes n
+           ON n.source_id = l.source_id AND n.id = l.to_id WHERE l.source_id = ? AND l.from_id = ? ORDER BY l.ordinal LIMIT 20`
+      : `SELECT l.from_id AS node, l.kind, l.line, n.title FROM tree_links l JOIN tree_nodes n
+           ON n.source_id = l.source_id AND n.id = l.from_id WHERE l.source_id = ? AND l.to_id = ? ORDER BY l.from_id, l.line LIMIT 20`;
+  return stmt(engine.db, sql).all(source.id, id) as LinkView[];
+}
+
+/** A node's text with its citation (the range read), its children and up to 20 links each way. */
+export function readNode(engine: Engine, input: ReadInput) {
+  const source = readable(engine, input.tree);
+  const row = nodeRow(engine, source, input.node);
+  const scope = input.scope ?? 'auto';
+  const wholeRead =
+    scope === 'subtree' || (scope === 'auto' && (row.children === 0 || row.tokens <= AUTO_WHOLE_TOKENS));
+  let text = '';
+  let lineStart = row.line_start;
+  let lineEnd = wholeRead ? row.line_end : row.own_end;
+  let truncated = false;
+  let nextLine: number | null = null;
+  if (row.kind !== 'root' && row.kind !== 'folder') {
+    const docPath = row.id.split('#')[0] ?? row.path;
+    const lines = documentLines(engine, source, docPath);
+    if (input.fromLine !== undefined) {
+      if (input.fromLine < row.line_start || input.fromLine > lineEnd)
+        throw new AppError(
+          'validation-failed',
+          `fromLine ${input.fromLine} is outside ${row.id} (lines ${row.line_start}–${lineEnd}).`,
+        );
+      lineStart = input.fromLine;
+    }
+    const out: string[] = [];
+    let chars = 0;
+    for (let n = lineStart; n <= lineEnd; n++) {
+      const line = input.lineNumbers ? `${n}\t${lines[n - 1] ?? ''}` : (lines[n - 1] ?? '');
+      if (chars + line.length + 1 > input.maxChars && out.length > 0) {
+        truncated = true;
+        nextLine = n;
+        lineEnd = n - 1;
+        break;
+      }
+      out.push(line);
+      chars += line.length + 1;
+    }
+    text = out.join('\n');
+  }
+  const citation = {
+    nodeId: row.id,
+    path: row.path,
+    lineStart: row.kind === 'root' || row.kind === 'folder' ? 0 : lineStart,
+    lineEnd: row.kind === 'root' || row.kind === 'folder' ? 0 : lineEnd,
+    commit: source.indexedCommit,
+  };
+  logEvent(engine.db, engine.surface, engine.user, 'tree.read', {
+    tree: source.id,
+    node: row.id,
+    commit: source.indexedCommit,
+    lines: [citation.lineStart, citation.lineEnd],
+  });
+  return {
+    tree: source.id,
+    node: view(row),
+    breadcrumb: breadcrumb(engine, source, row),
+    text,
+    lineNumbers: input.lineNumbers,
+    citation,
+    children: childrenOf(engine, source, row.id, 0, 100).map(view),
+    outgoing: links(engine, source, row.id, 'out'),
+    outgoingTotal: row.outgoing_total,
+    incoming: links(engine, source, row.id, 'in'),
+    truncated,
+    nextLine,
+  };
+}
+
+/** The nodes a reference id, a node id or a path names, with their breadcrumbs. */
+export function lookup(engine: Engine, input: { tree?: string; query: string }) {
+  const source = readable(engine, input.tree);
+  const q = input.query.trim();
+  const asPath = q.replace(/^\/+/, '');
+  const rows = stmt(
+    engine.db,
+    `${NODE_SQL} WHERE n.source_id = ? AND (n.id = ? OR n.id = ? OR n.id = ? OR EXISTS (
+       SELECT 1 FROM json_each(n.ref_ids) r WHERE r.value = ? COLLATE NOCASE)) ORDER BY n.id LIMIT 50`,
+  ).all(source.id, q, asPath, asPath.endsWith('/') ? asPath : `${asPath}/`, q) as NodeRow[];
+  return {
+    tree: source.id,
+    commit: source.indexedCommit,
+    matches: rows.map((r) => ({ node: view(r), breadcrumb: breadcrumb(engine, source, r) })),
+  };
+}
+
+const GREP_MAX = 50;
+
+/** The words a grep asks for: a quoted text is one exact phrase, else every word, in any order. */
+function grepTerms(text: string): string[] {
+  const t = text.trim();
+  const quoted = /^"(.+)"$/.exec(t);
+  if (quoted?.[1]) return [quoted[1]];
+  return t.split(/\s+/).filter(Boolean);
+}
+
+/** Up to 50 lines holding every word of the text (or the quoted phrase), each in the deepest node that holds it. */
+export function grep(
+  engine: Engine,
+  input: { tree?: string; text: string; under?: string; ignoreCase?: boolean },
+) {
+  const source = readable(engine, input.tree);
+  const terms = grepTerms(input.text);
+  if (terms.length === 0) throw new AppError('validation-failed', 'grep: say what to look for.');
+  const fold = input.ignoreCase !== false;
+  const wanted = fold ? terms.map((w) => w.toLowerCase()) : terms;
+  const under = input.under ?? '/';
+  if (under !== '/') nodeRow(engine, source, under);
+  const prefix = under === '/' ? '' : (under.split('#')[0] ?? '');
+  const docs = (
+    stmt(
+      engine.db,
+      "SELECT id FROM tree_nodes WHERE source_id = ? AND kind = 'document' AND id >= ? ORDER BY id",
+    ).all(source.id, prefix) as { id: string }[]
+  ).filter((d) => d.id.startsWith(prefix));
+  const matches: { node: string; title: string; path: string; line: number; text: string }[] = [];
+  let truncated = false;
+  for (const doc of docs) {
+    if (matches.length >= GREP_MAX) {
+      truncated = true;
+      break;
+    }
+    const lines = documentLines(engine, source, doc.id);
+    const nodes = stmt(
+      engine.db,
+      'SELECT id, title, line_start, own_end FROM tree_nodes WHERE source_id = ? AND path = ? ORDER BY line_start DESC',
+    ).all(source.id, doc.id) as { id: string; title: string; line_start: number; own_end: number }[];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      const hay = fold ? line.toLowerCase() : line;
+      if (!wanted.every((w) => hay.includes(w))) continue;
+      const n = i + 1;
+      const deepest = nodes.find((x) => x.line_start <= n && n <= x.own_end) ?? nodes[nodes.length - 1];
+      if (!deepest) continue;
+      if (under.includes('#') && deepest.id !== under && !deepest.id.startsWith(`${under}`)) continue;
+      if (matches.length >= GREP_MAX) {
+        truncated = true;
+        break;
+      }
+      matches.push({
+        node: deepest.id,
+        title: deepest.title,
+        path: doc.id,
+        line: n,
+        text: line.slice(0, 400),
+      });
+    }
+  }
+  return { tree: source.id, commit: source.indexedCommit, matches, truncated };
+}
+
+/**
+ * The links from other pages to a page (itself, or any heading or card in it) or to one heading
+ * or card, one item per link, in the order of the linking node's path and line; refused for a folder.
+ */
+export function backlinks(
+  engine: Engine,
+  input: { tree?: string; node: string; offset?: number; limit?: number },
+) {
+  const source = readable(engine, input.tree);
+  const row = nodeRow(engine, source, input.node);
+  if (row.kind === 'folder' || row.kind === 'root')
+    throw new AppError(
+      'validation-failed',
+      `${row.id} is a folder: backlinks are of a page, a heading or a card.`,
+    );
+  const page = row.id.split('#')[0] ?? row.id;
+  const targetSql = row.kind === 'document' ? "(l.to_id = ? OR l.to_id LIKE ? ESCAPE '\\')" : 'l.to_id = ?';
+  const like = `${page.replace(/[\\%_]/g, (c) => `\\${c}`)}#%`;
+  const args = row.kind === 'document' ? [row.id, like] : [row.id];
+  const where = `l.source_id = ? AND ${targetSql} AND n.path <> ?`;
+  const from = 'FROM tree_links l JOIN tree_nodes n ON n.source_id = l.source_id AND n.id = l.from_id';
+  const total = (
+    stmt(engine.db, `SELECT COUNT(*) AS n ${from} WHERE ${where}`).get(source.id, ...args, page) as {
+      n: number;
+    }
+  ).n;
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? 20;
+  const items = stmt(
+    engine.db,
+    `SELECT l.from_id AS node, l.to_id AS target, l.kind AS linkKind ${from} WHERE ${where}
+     ORDER BY n.path, l.line, l.ordinal LIMIT ? OFFSET ?`,
+  ).all(source.id, ...args, page, limit, offset) as { node: string; target: string; linkKind: string }[];
+  const next = offset + items.length;
+  return {
+    tree: source.id,
+    commit: source.indexedCommit,
+    items,
+    total,
+    offset,
+    nextOffset: next < total ? next : null,
+  };
+}
+
+/** The links of the indexed documents to Markdown files the repository does not have (at most 5,000). */
+export function brokenLinks(engine: Engine, input: { tree?: string }) {
+  const source = readable(engine, input.tree);
+  const links = stmt(
+    engine.db,
+    'SELECT from_id AS "from", target FROM tree_broken WHERE source_id = ? ORDER BY ordinal',
+  ).all(source.id) as { from: string; target: string }[];
+  return {
+    tree: source.id,
+    branch: source.branch,
+    commit: source.indexedCommit,
+    links,
+    truncated: links.length >= 5000,
+  };
+}
+
+const CHANGES_MAX_DOCS = 100;
+const CHANGES_MAX_NODES = 30;
+
+/**
+ * What changed from an earlier commit (such as a citation's) to the indexed one, computed from Git
+ * on each call, never stored: up to 100 documents (added, modified, deleted, renamed) with the
+ * lines added and removed, and up to 30 sections and cards whose own lines changed. A document
+ * moved into what the tree indexes is added, one moved out is deleted under its old path.
+ */
+export async function changes(engine: Engine, input: { tree?: string; since: string; under?: string }) {
+  const source = readable(engine, input.tree);
+  if (!source.isGit)
+    throw new AppError('unsupported', `${source.root} is a plain folder: it has no history to compare.`);
+  const since = await commitOf(source.root, input.since);
+  if (!since) throw new AppError('not-found', `${source.root} has no commit ${input.since}.`);
+  const under = input.under && input.under !== '/' ? (input.under.split('#')[0] ?? '') : '';
+  const inScope = (p: string | null) => p !== null && indexablePath(p, 0) === null && p.startsWith(under);
+  const documents: {
+    path: string;
+    status: 'added' | 'modified' | 'deleted' | 'renamed';
+    oldPath: string | null;
+    linesAdded: number | null;
+    linesRemoved: number | null;
+  }[] = [];
+  const nodes: { node: string; title: string; path: string }[] = [];
+  let linesKnown = true;
+  let truncated = false;
+  for (const d of await diffFiles(source.root, since, source.indexedCommit)) {
+    const now = d.status !== 'deleted' && inScope(d.path);
+    const before = d.status === 'renamed' ? inScope(d.oldPath) : d.status === 'deleted' && inScope(d.path);
+    if (!now && !before) continue;
+    let status = d.status;
+    if (d.status === 'renamed' && now && !before) status = 'added';
+    if (d.status === 'renamed' && !now && before) status = 'deleted';
+    if (documents.length >= CHANGES_MAX_DOCS) {
+      truncated = true;
+      break;
+    }
+    const path = status === 'deleted' && d.oldPath ? d.oldPath : d.path;
+    documents.push({
+      path,
+      status,
+      oldPath: status === 'renamed' ? d.oldPath : null,
+      linesAdded: d.added,
+      linesRemoved: d.removed,
+    });
+    if (status === 'deleted' || nodes.length >= CHANGES_MAX_NODES) continue;
+    const ranges = await changedLines(source.root, since, source.indexedCommit, d.oldPath ?? d.path, d.path);
+    if (ranges === null) {
+      linesKnown = false;
+      continue;
+    }
+    const parts = stmt(
+      engine.db,
+      "SELECT id, title, line_start, own_end FROM tree_nodes WHERE source_id = ? AND path = ? AND kind IN ('section', 'card') ORDER BY line_start",
+    ).all(source.id, d.path) as { id: string; title: string; line_start: number; own_end: number }[];
+    for (const p of parts) {
+      if (nodes.length >= CHANGES_MAX_NODES) break;
+      if (ranges.some((r) => r.start <= p.own_end && r.end >= p.line_start))
+        nodes.push({ node: p.id, title: p.title, path: d.path });
+    }
+  }
+  return {
+    tree: source.id,
+    since,
+    commit: source.indexedCommit,
+    documents,
+    nodes,
+    linesKnown,
+    truncated,
+  };
+}

@@ -1,0 +1,607 @@
+/**
+ * Connected repositories (docs/TREES.md): connecting one, its state, turning it off, and the
+ * build that turns the documents of its commit into the stored tree. A build reads the documents
+ * (from Git at the branch's commit, or from disk for a plain folder), stores each as an ordinary
+ * file item of the workspace (so search and chat find and cite them), builds the tree and writes
+ * it in one transaction. A failed build keeps the last good tree readable and is not retried on
+ * the same commit.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { AppError } from '#shared/errors.ts';
+import { type AddResult, addBytes } from '../add/add.ts';
+import { type Db, stmt, writeTx } from '../db/driver.ts';
+import type { Engine } from '../engine.ts';
+import { assertCanWrite, canSee, parseScope } from '../scope.ts';
+import {
+  currentBranch,
+  gitTopLevel,
+  isAncestor,
+  lastChanges,
+  listFiles,
+  readBlobs,
+  resolveCommit,
+} from './git.ts';
+import { assembleTree, indexablePath, PARSED_VERSION, type ParsedDocument, parseDocument } from './index.ts';
+import type { BuiltTree, Change } from './types.ts';
+
+/** Bumped when the builder's output changes: a tree made by an older builder is built again. */
+const BUILDER_VERSION = 1;
+
+type TreeState = 'not-built' | 'queued' | 'indexing' | 'ready' | 'failed' | 'off';
+
+type TreeCounts = {
+  documents: number;
+  folders: number;
+  sections: number;
+  cards: number;
+  links: number;
+  broken: number;
+  skipped: number;
+};
+
+export type TreeSource = {
+  id: string;
+  root: string;
+  branch: string | null;
+  isGit: boolean;
+  scope: string;
+  state: TreeState;
+  indexedCommit: string | null;
+  attemptedCommit: string | null;
+  counts: TreeCounts;
+  error: string | null;
+  builtAt: string | null;
+  createdBy: string;
+  createdAt: string;
+};
+
+type SourceRow = {
+  id: string;
+  root: string;
+  branch: string | null;
+  is_git: number;
+  scope: string;
+  state: TreeState;
+  indexed_commit: string | null;
+  attempted_commit: string | null;
+  counts: string;
+  error: string | null;
+  built_at: string | null;
+  created_by: string;
+  created_at: string;
+};
+
+const EMPTY_COUNTS: TreeCounts = {
+  documents: 0,
+  folders: 0,
+  sections: 0,
+  cards: 0,
+  links: 0,
+  broken: 0,
+  skipped: 0,
+};
+
+function toSource(r: SourceRow): TreeSource {
+  return {
+    id: r.id,
+    root: r.root,
+    branch: r.branch,
+    isGit: r.is_git === 1,
+    scope: r.scope,
+    state: r.state,
+    indexedCommit: r.indexed_commit,
+    attemptedCommit: r.attempted_commit,
+    counts: { ...EMPTY_COUNTS, ...(JSON.parse(r.counts) as Partial<TreeCounts>) },
+    error: r.error,
+    builtAt: r.built_at,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+  };
+}
+
+/** The repositories the member can see (their scope is one of the member's). */
+export function listSources(engine: Engine): TreeSource[] {
+  const scopes = engine.scopes();
+  return (stmt(engine.db, 'SELECT * FROM tree_sources ORDER BY created_at, id').all() as SourceRow[])
+    .filter((r) => canSee(scopes, r.scope))
+    .map(toSource);
+}
+
+/**
+ * One repository by id, or the only one the member can see when none is named. Out of sight is
+ * the same answer as missing.
+ */
+export function sourceOf(engine: Engine, id?: string): TreeSource {
+  const visible = listSources(engine);
+  if (id) {
+    const found = visible.find((s) => s.id === id);
+    if (!found) throw new AppError('not-found', `No connected repository ${id}.`);
+    return found;
+  }
+  if (visible.length === 1 && visible[0]) return visible[0];
+  if (visible.length === 0)
+    throw new AppError(
+      'not-found',
+      'No repository is connected: `brain tree connect <folder>` connects one.',
+    );
+  throw new AppError(
+    'validation-failed',
+    `Several repositories are connected: say which (${visible.map((s) => s.id).join(', ')}).`,
+  );
+}
+
+function sourceId(workspaceId: string, root: string): string {
+  return `tree_${createHash('sha256').update(`${workspaceId}\0${root}`).digest('hex').slice(0, 16)}`;
+}
+
+/** Connects a repository (or a plain folder): recorded as not built; the caller builds it. */
+export async function connectSource(
+  engine: Engine,
+  input: { folder: string; branch?: string; scope?: string },
+): Promise<TreeSource> {
+  const folder = resolve(input.folder);
+  const info = await stat(folder).catch(() => null);
+  if (!info?.isDirectory()) throw new AppError('not-found', `${folder} is not a folder.`);
+  const scope = parseScope(input.scope);
+  assertCanWrite(engine.db, engine.user, scope);
+  const top = await gitTopLevel(folder);
+  const root = top ?? folder;
+  const branch = top ? (input.branch ?? (await currentBranch(root))) : null;
+  if (!top && input.branch)
+    throw new AppError(
+      'validation-failed',
+      `${folder} is not a Git repository: it has no branch ${input.branch}.`,
+    );
+  if (top && !(await resolveCommit(root, branch)))
+    throw new AppError('not-found', `${root} has no branch ${branch ?? 'HEAD'} (or no commit yet).`);
+  const id = sourceId(engine.workspaceId, root);
+  const existing = stmt(engine.db, 'SELECT * FROM tree_sources WHERE id = ?').get(id) as
+    | SourceRow
+    | undefined;
+  if (existing) {
+    if (!canSee(engine.scopes(), existing.scope))
+      throw new AppError('validation-failed', `${root} is connected already, in a scope you cannot see.`);
+    stmt(
+      engine.db,
+      "UPDATE tree_sources SET branch = ?, state = CASE WHEN state = 'off' THEN 'not-built' ELSE state END WHERE id = ?",
+    ).run(branch, id);
+    return sourceOf(engine, id);
+  }
+  stmt(
+    engine.db,
+    `INSERT INTO tree_sources (id, root, branch, is_git, scope, state, created_by, created_at)
+     VALUES (?, ?, ?, ?, ?, 'not-built', ?, ?)`,
+  ).run(id, root, branch, top ? 1 : 0, scope, engine.user, new Date().toISOString());
+  return sourceOf(engine, id);
+}
+
+/** Forgets a repository and its tree (its documents stay as files of the workspace). */
+export function disconnectSource(engine: Engine, id?: string): { disconnected: string } {
+  const source = sourceOf(engine, id);
+  assertCanWrite(engine.db, engine.user, source.scope);
+  stmt(engine.db, 'DELETE FROM tree_sources WHERE id = ?').run(source.id);
+  return { disconnected: source.id };
+}
+
+/** Sets columns of a source's row (names from this file only, never from input). */
+function setState(db: Db, id: string, fields: Record<string, unknown>): void {
+  const keys = Object.keys(fields);
+  stmt(db, `UPDATE tree_sources SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+    ...keys.map((k) => fields[k]),
+    id,
+  );
+}
+
+/** A file of the source: its path, the id of its bytes (Git's blob id, or a hash of a folder's file) and size. */
+type Entry = { path: string; blob: string; size: number };
+
+type Listing = {
+  commit: string;
+  entries: Entry[];
+  changes: Map<string, Change> | null;
+  /** The bytes of some entries, by path. */
+  read(entries: readonly Entry[]): Promise<Map<string, Buffer>>;
+};
+
+/** A fingerprint of a plain folder's indexed documents: it stands for the commit a folder has not. */
+function folderFingerprint(docs: readonly { path: string; blob: string }[]): string {
+  const h = createHash('sha256');
+  for (const d of [...docs].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${d.path}\0${d.blob}\0`);
+  return `folder:${h.digest('hex').slice(0, 16)}`;
+}
+
+async function walk(root: string, dir = root, out: { path: string; size: number }[] = []) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    const rel = relative(root, full).split(sep).join('/');
+    if (entry.isDirectory()) {
+      // Hidden folders are never indexed; node_modules is never documents worth a walk.
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') await walk(root, full, out);
+    } else if (entry.isFile()) {
+      out.push({ path: rel, size: (await stat(full)).size });
+    }
+  }
+  return out;
+}
+
+/** Every file of the source's commit (Git) or of the folder as it is now, read lazily. */
+async function listSource(source: TreeSource): Promise<Listing> {
+  if (source.isGit) {
+    const commit = await resolveCommit(source.root, source.branch);
+    if (!commit) throw new AppError('not-found', `${source.root} has no branch ${source.branch ?? 'HEAD'}.`);
+    const entries = await listFiles(source.root, commit);
+    return {
+      commit,
+      entries,
+      changes: await lastChanges(source.root, commit),
+      async read(wanted) {
+        const blobs = await readBlobs(
+          source.root,
+          wanted.map((e) => e.blob),
+        );
+        return new Map(wanted.map((e) => [e.path, blobs.get(e.blob) ?? Buffer.alloc(0)]));
+      },
+    };
+  }
+  // A folder has no ids for its bytes: its Markdown files are read (and hashed) up front.
+  const bytes = new Map<string, Buffer>();
+  const entries: Entry[] = [];
+  for (const f of await walk(source.root)) {
+    if (/\.md$/i.test(f.path) && indexablePath(f.path, f.size) === null) {
+      const b = await readFile(join(source.root, f.path));
+      bytes.set(f.path, b);
+      entries.push({ path: f.path, blob: createHash('sha1').update(b).digest('hex'), size: b.length });
+    } else entries.push({ path: f.path, blob: '', size: f.size });
+  }
+  return {
+    commit: folderFingerprint(entries.filter((e) => bytes.has(e.path))),
+    entries,
+    changes: null,
+    async read(wanted) {
+      return new Map(wanted.map((e) => [e.path, bytes.get(e.path) ?? Buffer.alloc(0)]));
+    },
+  };
+}
+
+function countsOf(tree: BuiltTree, skipped: number): TreeCounts {
+  const kinds = (k: string) => tree.nodes.filter((n) => n.kind === k).length;
+  return {
+    documents: kinds('document'),
+    folders: kinds('folder'),
+    sections: kinds('section'),
+    cards: kinds('card'),
+    links: tree.links.length,
+    broken: tree.broken.length,
+    skipped: skipped + tree.skipped.length,
+  };
+}
+
+type StoredDoc = { path: string; blob: string; parsed: string; item: string | null };
+
+/** The columns of a node row, in order, as one build writes them (compared to write only what differs). */
+function nodeValues(n: BuiltTree['nodes'][number], file: { blob: string; item: string | null } | undefined) {
+  return [
+    n.kind,
+    n.parent,
+    n.ordinal,
+    n.path,
+    n.anchor,
+    n.title,
+    n.summary,
+    n.summarySource,
+    n.lineStart,
+    n.ownEnd,
+    n.lineEnd,
+    n.tokens,
+    n.status,
+    n.supersededBy,
+    JSON.stringify(n.refIds),
+    n.changed ? JSON.stringify(n.changed) : null,
+    n.outgoingTotal,
+    file?.blob ?? null,
+    file?.item ?? null,
+  ];
+}
+
+const NODE_COLUMNS = [
+  'kind',
+  'parent',
+  'ordinal',
+  'path',
+  'anchor',
+  'title',
+  'summary',
+  'summary_source',
+  'line_start',
+  'own_end',
+  'line_end',
+  'tokens',
+  'status',
+  'superseded_by',
+  'ref_ids',
+  'changed',
+  'outgoing_total',
+  'blob',
+  'item_id',
+] as const;
+
+/**
+ * Writes the tree of one build in one transaction, touching only the rows that differ from the
+ * stored tree (a one-file change writes a few rows); the result is the same rows a whole write
+ * makes. It checks the source is still at the commit the build started from.
+ */
+function writeTree(
+  db: Db,
+  source: TreeSource,
+  build: {
+    commit: string;
+    tree: BuiltTree;
+    files: Map<string, { blob: string; item: string | null }>;
+    parsed: Map<string, { blob: string; json: string }>;
+    whole: boolean;
+    skipped: number;
+  },
+): void {
+  const { tree, files, parsed } = build;
+  writeTx(db, () => {
+    const now = stmt(db, 'SELECT indexed_commit FROM tree_sources WHERE id = ?').get(source.id) as
+      | { indexed_commit: string | null }
+      | undefined;
+    if (!now) throw new AppError('not-found', `${source.root} was disconnected during its build.`);
+    if (now.indexed_commit !== source.indexedCommit)
+      throw new AppError('conflict', `${source.root} was built by another process meanwhile: build again.`);
+    // Nodes: compare each with the stored row.
+    const stored = new Map(
+      (
+        stmt(db, `SELECT id, ${NODE_COLUMNS.join(', ')} FROM tree_nodes WHERE source_id = ?`).all(
+          source.id,
+        ) as Record<string, unknown>[]
+      ).map((r) => [String(r.id), JSON.stringify(NODE_COLUMNS.map((c) => r[c]))]),
+    );
+    const upsert = stmt(
+      db,
+      `INSERT OR REPLACE INTO tree_nodes (source_id, id, ${NODE_COLUMNS.join(', ')})
+       VALUES (?, ?, ${NODE_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    const keep = new Set<string>();
+    for (const n of tree.nodes) {
+      keep.add(n.id);
+      const values = nodeValues(n, n.kind === 'document' ? files.get(n.path) : undefined);
+      if (stored.get(n.id) !== JSON.stringify(values)) upsert.run(source.id, n.id, ...values);
+    }
+    const dropNode = stmt(db, 'DELETE FROM tree_nodes WHERE source_id = ? AND id = ?');
+    for (const id of stored.keys()) if (!keep.has(id)) dropNode.run(source.id, id);
+    // Links and broken links: rewritten for the nodes whose list differs.
+    const links = new Map<string, BuiltTree['links']>();
+    for (const l of tree.links) links.set(l.from, [...(links.get(l.from) ?? []), l]);
+    const storedLinks = new Map<string, string>();
+    for (const r of stmt(
+      db,
+      'SELECT from_id, ordinal, to_id, kind, line FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal',
+    ).all(source.id) as { from_id: string; to_id: string; kind: string; line: number }[]) {
+      const list = storedLinks.get(r.from_id);
+      const item = JSON.stringify([r.to_id, r.kind, r.line]);
+      storedLinks.set(r.from_id, list ? `${list},${item}` : item);
+    }
+    const dropLinks = stmt(db, 'DELETE FROM tree_links WHERE source_id = ? AND from_id = ?');
+    const addLink = stmt(
+      db,
+      'INSERT INTO tree_links (source_id, from_id, ordinal, to_id, kind, line) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const [from, list] of links) {
+      const text = list.map((l) => JSON.stringify([l.to, l.kind, l.line])).join(',');
+      if (storedLinks.get(from) === text) continue;
+      dropLinks.run(source.id, from);
+      list.forEach((l, i) => {
+        addLink.run(source.id, from, i, l.to, l.kind, l.line);
+      });
+    }
+    for (const from of storedLinks.keys()) if (!links.has(from)) dropLinks.run(source.id, from);
+    stmt(db, 'DELETE FROM tree_broken WHERE source_id = ?').run(source.id);
+    const broken = stmt(
+      db,
+      'INSERT INTO tree_broken (source_id, ordinal, from_id, target) VALUES (?, ?, ?, ?)',
+    );
+    for (const [i, b] of tree.broken.entries()) broken.run(source.id, i, b.from, b.target);
+    // The parsed documents, for the next incremental build.
+    const storedDocs = new Map(
+      (
+        stmt(db, 'SELECT path, blob FROM tree_docs WHERE source_id = ?').all(source.id) as {
+          path: string;
+          blob: string;
+        }[]
+      ).map((r) => [r.path, r.blob]),
+    );
+    const putDoc = stmt(
+      db,
+      'INSERT OR REPLACE INTO tree_docs (source_id, path, blob, parsed) VALUES (?, ?, ?, ?)',
+    );
+    for (const [path, d] of parsed)
+      if (build.whole || storedDocs.get(path) !== d.blob) putDoc.run(source.id, path, d.blob, d.json);
+    const dropDoc = stmt(db, 'DELETE FROM tree_docs WHERE source_id = ? AND path = ?');
+    for (const path of storedDocs.keys()) if (!parsed.has(path)) dropDoc.run(source.id, path);
+    const at = new Date().toISOString();
+    setState(db, source.id, {
+      state: 'ready',
+      indexed_commit: build.commit,
+      attempted_commit: build.commit,
+      counts: JSON.stringify(countsOf(tree, build.skipped)),
+      error: null,
+      builder_version: BUILDER_VERSION,
+      built_at: at,
+      ...(build.whole ? { whole_built_at: at, incremental_builds: 0 } : {}),
+    });
+    if (!build.whole)
+      stmt(db, 'UPDATE tree_sources SET incremental_builds = incremental_builds + 1 WHERE id = ?').run(
+        source.id,
+      );
+  });
+}
+
+export type BuildOutcome = { source: TreeSource; added: string[]; whole: boolean; parsed: number };
+
+type SourceBuildRow = { builder_version: number; whole_built_at: string | null; incremental_builds: number };
+
+/** When at most this many documents changed (and at most a fifth of them), a build can be incremental. */
+const INCREMENTAL_MAX_CHANGED = 2000;
+const INCREMENTAL_MAX_BUILDS = 50;
+const WHOLE_BUILD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether this build may reuse the stored parsed documents ([T4] in docs/TREES.md): a tree of
+ * this builder from a whole build less than a day and fewer than 50 incremental builds ago, at a
+ * commit that is an ancestor of the new one, with at most 2,000 (and a fifth of the) documents
+ * changed; never a Rebuild. Either way the stored rows are the same.
+ */
+async function incrementalAllowed(
+  db: Db,
+  source: TreeSource,
+  commit: string,
+  changedDocs: number,
+  docs: number,
+  rebuild: boolean,
+): Promise<boolean> {
+  if (rebuild || !source.indexedCommit) return false;
+  const row = stmt(
+    db,
+    'SELECT builder_version, whole_built_at, incremental_builds FROM tree_sources WHERE id = ?',
+  ).get(source.id) as SourceBuildRow;
+  if (row.builder_version !== BUILDER_VERSION || !row.whole_built_at) return false;
+  if (row.incremental_builds >= INCREMENTAL_MAX_BUILDS) return false;
+  if (Date.now() - Date.parse(row.whole_built_at) > WHOLE_BUILD_MAX_AGE_MS) return false;
+  if (changedDocs > INCREMENTAL_MAX_CHANGED || changedDocs > docs / 5) return false;
+  if (source.isGit && !(await isAncestor(source.root, source.indexedCommit, commit))) return false;
+  return true;
+}
+
+/**
+ * Builds a source's tree now: lists its files, parses the documents that changed (all of them in
+ * a whole build), stores each new or changed one as a file item of its scope (the caller indexes
+ * `added`), assembles the tree and writes what differs. A failure sets `failed` with the reason
+ * and keeps the last good tree.
+ */
+export async function buildSource(
+  engine: Engine,
+  id: string,
+  options: { rebuild?: boolean } = {},
+): Promise<BuildOutcome> {
+  const source = sourceOf(engine, id);
+  if (source.state === 'off') throw new AppError('validation-failed', `${source.root} is turned off.`);
+  setState(engine.db, source.id, { state: 'indexing', error: null });
+  let attempted: string | null = null;
+  try {
+    const listing = await listSource(source);
+    attempted = listing.commit;
+    setState(engine.db, source.id, { attempted_commit: listing.commit });
+    const skipped: { path: string; reason: string }[] = [];
+    const indexed: Entry[] = [];
+    const others: string[] = [];
+    for (const e of listing.entries) {
+      const reason = indexablePath(e.path, e.size);
+      if (reason === null) indexed.push(e);
+      else {
+        others.push(e.path);
+        if (/\.md$/i.test(e.path)) skipped.push({ path: e.path, reason });
+      }
+    }
+    const stored = new Map(
+      (
+        stmt(
+          engine.db,
+          `SELECT d.path, d.blob, d.parsed, n.item_id AS item FROM tree_docs d
+           LEFT JOIN tree_nodes n ON n.source_id = d.source_id AND n.id = d.path WHERE d.source_id = ?`,
+        ).all(source.id) as StoredDoc[]
+      ).map((d) => [d.path, d]),
+    );
+    const changedOf = (e: Entry) => listing.changes?.get(e.path) ?? null;
+    const reusable = (e: Entry): ParsedDocument | null => {
+      const d = stored.get(e.path);
+      if (!d || d.blob !== e.blob) return null;
+      const p = JSON.parse(d.parsed) as ParsedDocument;
+      return p.version === PARSED_VERSION && JSON.stringify(p.changed) === JSON.stringify(changedOf(e))
+        ? p
+        : null;
+    };
+    const fresh = indexed.filter((e) => reusable(e) === null);
+    const whole = !(await incrementalAllowed(
+      engine.db,
+      source,
+      listing.commit,
+      fresh.length + [...stored.keys()].filter((p) => !indexed.some((e) => e.path === p)).length,
+      indexed.length,
+      options.rebuild === true,
+    ));
+    const toParse = whole ? indexed : fresh;
+    const bytes = await listing.read(toParse);
+    const parsed = new Map<string, { blob: string; json: string }>();
+    const docs: ParsedDocument[] = [];
+    const files = new Map<string, { blob: string; item: string | null }>();
+    const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
+    const reparse = new Set(toParse.map((e) => e.path));
+    for (const e of indexed) {
+      if (!reparse.has(e.path)) {
+        const p = reusable(e) as ParsedDocument;
+        docs.push(p);
+        parsed.set(e.path, { blob: e.blob, json: stored.get(e.path)?.parsed ?? JSON.stringify(p) });
+        files.set(e.path, { blob: e.blob, item: stored.get(e.path)?.item ?? null });
+        continue;
+      }
+      const b = bytes.get(e.path) ?? Buffer.alloc(0);
+      const p = parseDocument({ path: e.path, text: b.toString('utf8'), changed: changedOf(e) });
+      docs.push(p);
+      parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p) });
+      const [added, unchanged] = [result.added.length, result.unchanged.length];
+      await addBytes(
+        { db: engine.db, blobs: engine.blobs, workspaceId: engine.workspaceId, user: engine.user },
+        {
+          bytes: b,
+          name: basename(e.path),
+          path: `${basename(source.root)}/${e.path}`,
+          sourceKey: `tree:${source.id}:${e.path}`,
+          mtime: changedOf(e) ? new Date((changedOf(e) as Change).date) : new Date(),
+          scope: source.scope,
+          originSource: 'tree',
+        },
+        result,
+      );
+      // The one entry this document made: added anew, or unchanged (refused ones have no item).
+      const entry =
+        result.added.length > added
+          ? result.added.at(-1)
+          : result.unchanged.length > unchanged
+            ? result.unchanged.at(-1)
+            : undefined;
+      files.set(e.path, { blob: e.blob, item: entry?.id ?? null });
+    }
+    const tree = assembleTree(docs, { otherPaths: others });
+    writeTree(engine.db, source, {
+      commit: listing.commit,
+      tree,
+      files,
+      parsed,
+      whole,
+      skipped: skipped.length,
+    });
+    return {
+      source: sourceOf(engine, source.id),
+      added: result.added.map((a) => a.id),
+      whole,
+      parsed: toParse.length,
+    };
+  } catch (err) {
+    setState(engine.db, source.id, {
+      state: 'failed',
+      error: err instanceof Error ? err.message : String(err),
+      attempted_commit: attempted,
+    });
+    throw err;
+  }
+}
+
+/** The source's tip now (the branch's commit, or the folder's fingerprint): has it moved since the indexed one? */
+export async function tipOf(source: TreeSource): Promise<string | null> {
+  if (source.isGit) return resolveCommit(source.root, source.branch);
+  return (await listSource(source)).commit;
+}
