@@ -6,7 +6,7 @@
  *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
  *   --million              also 1M sections
  *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
- *   --only speed|injection|index|add|quality|sync
+ *   --only speed|injection|index|add|quality|sync|trees
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
@@ -20,6 +20,7 @@ import { type InjectionBenchResult, runInjectionBench } from './injection.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
 import { runSyncServerBench, type SyncServerBenchRow } from './sync-server.ts';
+import { runTreesBench, type TreesBenchResult } from './trees.ts';
 import { printTable, round } from './util.ts';
 
 type Args = { sizes: number[]; quick: boolean; only: string | null; keep: boolean };
@@ -40,7 +41,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--only') args.only = argv[++i] ?? null;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|add|quality|sync] [--keep]',
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|add|quality|sync|trees] [--keep]',
       );
       process.exit(0);
     } else {
@@ -50,8 +51,8 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.quick) args.sizes = [2_000];
   if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
-  if (args.only && !['speed', 'injection', 'index', 'add', 'quality', 'sync'].includes(args.only)) {
-    console.error('--only takes speed, injection, index, add, quality or sync');
+  if (args.only && !['speed', 'injection', 'index', 'add', 'quality', 'sync', 'trees'].includes(args.only)) {
+    console.error('--only takes speed, injection, index, add, quality, sync or trees');
     process.exit(2);
   }
   return args;
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     add?: AddBenchResult;
     quality?: QualityResult;
     sync?: SyncServerBenchRow[];
+    trees?: TreesBenchResult;
   } = { at: new Date().toISOString(), machine, args };
   const save = () => writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
 
@@ -146,11 +148,58 @@ async function main(): Promise<void> {
       });
       save();
     }
+    if (!args.only || args.only === 'trees') {
+      out.trees = await runTreesBench({
+        dir: join(scratch, 'trees'),
+        documents: args.quick ? 2_000 : 20_000,
+        queries: args.quick ? 40 : 200,
+        log,
+      });
+      save();
+      printTrees(out.trees);
+    }
   } finally {
     save();
     rmSync(scratch, { recursive: true, force: true });
   }
   console.log(`\nwrote ${join(results, 'latest.json')}`);
+}
+
+function printTrees(r: TreesBenchResult): void {
+  printTable(
+    'Repository trees: builds against git ls-files + reading every blob (ms)',
+    [
+      'documents',
+      'nodes',
+      'baseline',
+      'whole build',
+      'target',
+      'whole / baseline',
+      'one-file build',
+      'target',
+    ],
+    [
+      [
+        r.documents,
+        r.nodes,
+        r.baselineMs,
+        r.wholeMs,
+        r.documents >= 20_000 ? '<= 60000' : '',
+        round(r.wholeMs / Math.max(1, r.baselineMs)),
+        `${r.incrementalMs}${r.incrementalWasIncremental ? '' : ' (whole)'}`,
+        '<= 1000',
+      ],
+    ],
+  );
+  printTable(
+    'Repository tree reads (ms)',
+    ['read', 'p50', 'p95', 'max'],
+    [
+      ['tree (100 children)', r.tree.p50, r.tree.p95, r.tree.max],
+      ['read (a document)', r.read.p50, r.read.p95, r.read.max],
+      ['grep (under a folder)', r.grep.p50, r.grep.p95, r.grep.max],
+    ],
+  );
 }
 
 function printSpeed(runs: readonly SpeedResult[]): void {
