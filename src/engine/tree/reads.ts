@@ -87,6 +87,26 @@ function readable(engine: Engine, tree?: string): TreeSource & { indexedCommit: 
   return source as TreeSource & { indexedCommit: string };
 }
 
+/**
+ * Every read of a tree goes to Activity ([T11] in docs/TREES.md): which tree, node, commit and
+ * lines, and a line a person reads; never the repository's text.
+ */
+function recordRead(
+  engine: Engine,
+  source: TreeSource,
+  read: string,
+  data: Record<string, unknown>,
+  summary: string,
+) {
+  logEvent(engine.db, engine.surface, engine.user, 'tree.read', {
+    tree: source.id,
+    read,
+    commit: source.indexedCommit,
+    ...data,
+    summary: `tree ${read} ${summary} @ ${(source.indexedCommit ?? '').slice(0, 12)}`,
+  });
+}
+
 function nodeRow(engine: Engine, source: TreeSource, id: string): NodeRow {
   const row = stmt(engine.db, `${NODE_SQL} WHERE n.source_id = ? AND n.id = ?`).get(source.id, id) as
     | NodeRow
@@ -137,6 +157,7 @@ export function treeView(engine: Engine, input: TreeViewInput) {
       input.depth === 2 && c.children > 0 ? childrenOf(engine, source, c.id, 0, 20).map(view) : undefined,
   }));
   const next = offset + children.length;
+  recordRead(engine, source, 'tree', { node: row.id, offset }, `${row.id} (${children.length} children)`);
   return {
     tree: source.id,
     commit: source.indexedCommit,
@@ -237,12 +258,13 @@ export function readNode(engine: Engine, input: ReadInput) {
     lineEnd: row.kind === 'root' || row.kind === 'folder' ? 0 : lineEnd,
     commit: source.indexedCommit,
   };
-  logEvent(engine.db, engine.surface, engine.user, 'tree.read', {
-    tree: source.id,
-    node: row.id,
-    commit: source.indexedCommit,
-    lines: [citation.lineStart, citation.lineEnd],
-  });
+  recordRead(
+    engine,
+    source,
+    'read',
+    { node: row.id, lines: [citation.lineStart, citation.lineEnd] },
+    `${row.id} lines ${citation.lineStart}–${citation.lineEnd}`,
+  );
   return {
     tree: source.id,
     node: view(row),
@@ -269,6 +291,13 @@ export function lookup(engine: Engine, input: { tree?: string; query: string }) 
     `${NODE_SQL} WHERE n.source_id = ? AND (n.id = ? OR n.id = ? OR n.id = ? OR EXISTS (
        SELECT 1 FROM json_each(n.ref_ids) r WHERE r.value = ? COLLATE NOCASE)) ORDER BY n.id LIMIT 50`,
   ).all(source.id, q, asPath, asPath.endsWith('/') ? asPath : `${asPath}/`, q) as NodeRow[];
+  recordRead(
+    engine,
+    source,
+    'lookup',
+    { query: q, matches: rows.map((r) => r.id) },
+    `"${q.slice(0, 60)}": ${rows.length} found`,
+  );
   return {
     tree: source.id,
     commit: source.indexedCommit,
@@ -338,6 +367,13 @@ export function grep(
       });
     }
   }
+  recordRead(
+    engine,
+    source,
+    'grep',
+    { query: input.text, under, lines: matches.length },
+    `"${input.text.slice(0, 60)}": ${matches.length} lines`,
+  );
   return { tree: source.id, commit: source.indexedCommit, matches, truncated };
 }
 
@@ -375,6 +411,7 @@ export function backlinks(
      ORDER BY n.path, l.line, l.ordinal LIMIT ? OFFSET ?`,
   ).all(source.id, ...args, page, limit, offset) as { node: string; target: string; linkKind: string }[];
   const next = offset + items.length;
+  recordRead(engine, source, 'backlinks', { node: row.id, total }, `${row.id}: ${total}`);
   return {
     tree: source.id,
     commit: source.indexedCommit,
@@ -392,6 +429,7 @@ export function brokenLinks(engine: Engine, input: { tree?: string }) {
     engine.db,
     'SELECT from_id AS "from", target FROM tree_broken WHERE source_id = ? ORDER BY ordinal',
   ).all(source.id) as { from: string; target: string }[];
+  recordRead(engine, source, 'broken', { links: links.length }, `${links.length} broken links`);
   return {
     tree: source.id,
     branch: source.branch,
@@ -463,6 +501,13 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
         nodes.push({ node: p.id, title: p.title, path: d.path });
     }
   }
+  recordRead(
+    engine,
+    source,
+    'changes',
+    { since, documents: documents.length },
+    `since ${since.slice(0, 12)}: ${documents.length} documents`,
+  );
   return {
     tree: source.id,
     since,
