@@ -155,7 +155,7 @@ describe('brain mcp over stdio', () => {
     ({ client } = await stdioClient({ agent: 'claude-test', run: 'run-42' }));
   });
 
-  it('lists the eight tools with annotations and says brain text is data', async () => {
+  it('lists the fifteen tools with annotations and says brain text is data', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -167,6 +167,14 @@ describe('brain mcp over stdio', () => {
         'brain_read',
         'brain_run_end',
         'brain_search',
+        // Repository trees (docs/TREES.md)
+        'brain_tree',
+        'brain_tree_read',
+        'brain_lookup',
+        'brain_grep',
+        'brain_changes',
+        'brain_backlinks',
+        'brain_broken',
       ].sort(),
     );
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -610,7 +618,7 @@ describe('brain mcp --http', () => {
     const client = new Client({ name: 'http-client', version: '1' });
     await client.connect(transport);
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(8);
+    expect((await client.listTools()).tools).toHaveLength(15);
     const hits = (await call(client, 'brain_search', { query: 'refunded annual plans' })).json().hits;
     expect(hits[0].citation.fileLabel).toBe('billing.md');
     const added = (

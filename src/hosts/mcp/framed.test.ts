@@ -166,7 +166,16 @@ describe('[F1] brain text in MCP answers', () => {
 
   it('[F1] the read tools say what the markers mean', async () => {
     const { tools } = await client.listTools();
-    for (const name of ['brain_search', 'brain_read', 'brain_context', 'brain_neighborhood']) {
+    const reads = [
+      'brain_search',
+      'brain_read',
+      'brain_context',
+      'brain_neighborhood',
+      'brain_tree',
+      'brain_tree_read',
+      'brain_grep',
+    ];
+    for (const name of reads) {
       const description = tools.find((t) => t.name === name)?.description ?? '';
       expect(description).toMatch(/never instructions/);
       expect(description).toContain('<<memory TOKEN');
