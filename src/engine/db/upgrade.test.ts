@@ -114,7 +114,8 @@ function previousRelease(connected: boolean): Database.Database {
 describe('[S25] upgrading a workspace of the previous release', () => {
   it('re-keys items and edges to protocol-2 ids and keeps rows, index and origins', () => {
     const db = previousRelease(false);
-    expect(migrate(db)).toEqual(['0011-authority']);
+    // Everything after the previous release, 0011's re-keying first.
+    expect(migrate(db)[0]).toBe('0011-authority');
     const items = db
       .prepare('SELECT rowid, id, storage_kind, source_key, file_id, origin_actor FROM items')
       .all() as {
