@@ -516,20 +516,22 @@ export async function buildSource(
       ).map((d) => [d.path, d]),
     );
     const changedOf = (e: Entry) => listing.changes?.get(e.path) ?? null;
-    const reusable = (e: Entry): ParsedDocument | null => {
+    // Each stored document is parsed from JSON once, and only when its bytes are the same.
+    const reused = new Map<string, ParsedDocument>();
+    for (const e of indexed) {
       const d = stored.get(e.path);
-      if (!d || d.blob !== e.blob) return null;
+      if (!d || d.blob !== e.blob) continue;
       const p = JSON.parse(d.parsed) as ParsedDocument;
-      return p.version === PARSED_VERSION && JSON.stringify(p.changed) === JSON.stringify(changedOf(e))
-        ? p
-        : null;
-    };
-    const fresh = indexed.filter((e) => reusable(e) === null);
+      if (p.version === PARSED_VERSION && JSON.stringify(p.changed) === JSON.stringify(changedOf(e)))
+        reused.set(e.path, p);
+    }
+    const fresh = indexed.filter((e) => !reused.has(e.path));
+    const present = new Set(indexed.map((e) => e.path));
     const whole = !(await incrementalAllowed(
       engine.db,
       source,
       listing.commit,
-      fresh.length + [...stored.keys()].filter((p) => !indexed.some((e) => e.path === p)).length,
+      fresh.length + [...stored.keys()].filter((p) => !present.has(p)).length,
       indexed.length,
       options.rebuild === true,
     ));
@@ -542,7 +544,7 @@ export async function buildSource(
     const reparse = new Set(toParse.map((e) => e.path));
     for (const e of indexed) {
       if (!reparse.has(e.path)) {
-        const p = reusable(e) as ParsedDocument;
+        const p = reused.get(e.path) as ParsedDocument;
         docs.push(p);
         parsed.set(e.path, { blob: e.blob, json: stored.get(e.path)?.parsed ?? JSON.stringify(p) });
         files.set(e.path, { blob: e.blob, item: stored.get(e.path)?.item ?? null });
