@@ -6,10 +6,11 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { openApp, type Session, screenshot, unexpectedProblems } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot, unexpectedProblems } from './support/browser.ts';
 import { dropFiles } from './support/drop.ts';
-import { brain, freshHome, type Served, serve } from './support/serve.ts';
+import { brain, freshHome } from './support/serve.ts';
+import { cleanup, start } from './support/session.ts';
 
 const SHARED = process.env.BRAIN_SHARED_DIR ?? path.resolve('../shared');
 const FIXTURES = path.join(SHARED, 'fixtures');
@@ -19,26 +20,6 @@ const DOCS = [
   path.join(FIXTURES, 'xlsx/unstr-2023-half-year-analyses-by-segment.xlsx'),
   path.join(FIXTURES, 'md/unstr-eng_spa_mult.md'),
 ];
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function start(
-  home?: string,
-  colorScheme: 'light' | 'dark' = 'light',
-): Promise<{ served: Served; s: Session }> {
-  const served = await serve(home);
-  cleanups.push(served.stop);
-  const s = await openApp(served.url, { colorScheme });
-  cleanups.push(s.close);
-  onTestFailed(async ({ task }) => {
-    await screenshot(s.page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-    console.error(served.output().slice(-4000), s.problems);
-  });
-  return { served, s };
-}
 
 function grid(page: Page) {
   return page.getByRole('grid', { name: 'Files' });
@@ -159,7 +140,7 @@ describe('Org Brain in a browser', () => {
 
   it('lists refused files with their reasons: an unsupported PNG and a 101 MB file', async () => {
     const dir = freshHome('org-brain-e2e-files-');
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanup(() => rmSync(dir, { recursive: true, force: true }));
     const png = path.join(dir, 'diagram.png');
     writeFileSync(
       png,
@@ -197,7 +178,7 @@ describe('Org Brain in a browser', () => {
   it('scrolls a grid of 10,000 files to the last one', async () => {
     const home = freshHome();
     const folder = freshHome('org-brain-e2e-10k-');
-    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    cleanup(() => rmSync(folder, { recursive: true, force: true }));
     mkdirSync(folder, { recursive: true });
     for (let i = 0; i < 10_000; i++) {
       const n = String(i).padStart(5, '0');
@@ -236,7 +217,7 @@ describe('Org Brain in a browser', () => {
 
   it('loads the sample workspace, then watches a folder and stops watching it after a confirmation', async () => {
     const folder = freshHome('org-brain-e2e-watch-');
-    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    cleanup(() => rmSync(folder, { recursive: true, force: true }));
     writeFileSync(path.join(folder, 'roadmap.md'), '# Roadmap\n\nShip the desktop app in March.\n');
     writeFileSync(path.join(folder, 'team.md'), '# Team\n\nAda owns the indexer.\n');
 

@@ -9,9 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { openApp, type Session, screenshot, unexpectedProblems } from './support/browser.ts';
-import { brain, freshHome, type Served, serve } from './support/serve.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot, unexpectedProblems } from './support/browser.ts';
+import { brain, freshHome } from './support/serve.ts';
+import { start } from './support/session.ts';
 
 const SHARED = process.env.BRAIN_SHARED_DIR ?? path.resolve('../shared');
 const HANDBOOK = path.join(SHARED, 'corpus/basecamp-handbook/getting-started.md');
@@ -23,23 +24,6 @@ type FrameCounter = {
   __counting: boolean;
   requestAnimationFrame: (cb: () => void) => number;
 };
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function start(home: string): Promise<{ served: Served; s: Session }> {
-  const served = await serve(home);
-  cleanups.push(served.stop);
-  const s = await openApp(served.url);
-  cleanups.push(s.close);
-  onTestFailed(async ({ task }) => {
-    await screenshot(s.page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-    console.error(served.output().slice(-4000), s.problems);
-  });
-  return { served, s };
-}
 
 /** The section of a file whose text holds `quote`. */
 function sectionWith(home: string, quote: string): string {

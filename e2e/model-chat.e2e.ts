@@ -8,15 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
-import { openApp, type Session, screenshot, unexpectedProblems } from './support/browser.ts';
-import { brain, freshHome, type Served, serve } from './support/serve.ts';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
+import { screenshot, unexpectedProblems } from './support/browser.ts';
+import { brain, freshHome } from './support/serve.ts';
+import { cleanup, start } from './support/session.ts';
 
 const HANDBOOK = [
   '# Office handbook',
@@ -36,24 +32,12 @@ const HANDBOOK = [
 
 async function workspace(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'org-brain-e2e-model-files-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanup(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'handbook.md'), HANDBOOK);
   const home = freshHome();
   await brain(home, ['add', dir]);
   await brain(home, ['index']);
   return home;
-}
-
-async function start(home: string): Promise<{ served: Served; s: Session }> {
-  const served = await serve(home);
-  cleanups.push(served.stop);
-  const s = await openApp(served.url);
-  cleanups.push(s.close);
-  onTestFailed(async ({ task }) => {
-    await screenshot(s.page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-    console.error(served.output().slice(-4000), s.problems);
-  });
-  return { served, s };
 }
 
 function scriptedChat(): Promise<ScriptedModel> {
@@ -91,7 +75,7 @@ function scriptedChat(): Promise<ScriptedModel> {
 describe('chat with a model, write-back and the inbox', () => {
   it('streams a cited answer, opens the cited range, and approves the remembered proposal from the inbox', async () => {
     const model = await scriptedChat();
-    cleanups.push(() => model.close());
+    cleanup(() => model.close());
     const home = await workspace();
     await brain(home, ['config', 'set', 'model.baseUrl', model.url]);
     await brain(home, ['config', 'set', 'model.name', 'scripted']);

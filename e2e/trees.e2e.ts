@@ -7,31 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { openApp, type Session, screenshot, unexpectedProblems } from './support/browser.ts';
-import { freshHome, type Served, serve } from './support/serve.ts';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function start(home: string): Promise<{ served: Served; s: Session }> {
-  const served = await serve(home);
-  cleanups.push(served.stop);
-  const s = await openApp(served.url);
-  cleanups.push(s.close);
-  onTestFailed(async ({ task }) => {
-    await screenshot(s.page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-    console.error(served.output().slice(-4000), s.problems);
-  });
-  return { served, s };
-}
+import { describe, expect, it } from 'vitest';
+import { screenshot, unexpectedProblems } from './support/browser.ts';
+import { freshHome } from './support/serve.ts';
+import { cleanup, start } from './support/session.ts';
 
 /** A small handbook repository with one commit: two folders, a card, a link, a broken link. */
 function makeRepo(): string {
   const repo = path.join(mkdtempSync(path.join(tmpdir(), 'org-brain-e2e-repo-')), 'handbook');
-  cleanups.push(() => rmSync(path.dirname(repo), { recursive: true, force: true }));
+  cleanup(() => rmSync(path.dirname(repo), { recursive: true, force: true }));
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: 'Ada',
@@ -97,8 +81,8 @@ describe('Trees screen', () => {
     const doc = page.getByRole('article', { name: 'Refunds' });
     await doc.waitFor();
     const text = doc.getByRole('region', { name: 'Text of Refunds' });
-    await expect.poll(() => text.innerText()).toContain('Refunds are accepted within 30 days.');
-    expect(await text.innerText()).toMatch(/1\s*# Refunds/);
+    await expect.poll(() => text.textContent()).toContain('Refunds are accepted within 30 days.');
+    expect(await text.textContent()).toMatch(/1\s*# Refunds/);
     await screenshot(page, 'trees-02-read');
 
     // The page is linked from the support guide: its backlink opens the guide.
@@ -110,7 +94,7 @@ describe('Trees screen', () => {
     await page.getByRole('tab', { name: 'Broken links' }).click();
     const broken = page.getByRole('table', { name: 'Broken links' });
     await broken.waitFor();
-    expect(await broken.innerText()).toContain('faq.md');
+    expect(await broken.textContent()).toContain('faq.md');
     await screenshot(page, 'trees-03-broken');
 
     // Ctrl+K finds a node by its reference id.

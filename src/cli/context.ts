@@ -37,3 +37,8 @@ export async function withEngine(
   }
   await engine.close();
 }
+
+/** A numeric option as given, for the operation's schema to check (so `--limit abc` gets its error). */
+export function optionalNumber(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}

@@ -128,6 +128,7 @@ describe('[T10] [T11] trees of real repositories', () => {
       expect(row, d.path).toBeDefined();
       expect([d.linesAdded, d.linesRemoved]).toEqual([Number(row?.[0]), Number(row?.[1])]);
     }
+    expect(out.nodes.length).toBeGreaterThan(0);
     for (const n of out.nodes) expect(out.documents.map((d) => d.path)).toContain(n.path);
     await expect(call('trees.changes', { tree, since: 'deadbeefdeadbeef' })).rejects.toMatchObject({
       code: 'not-found',

@@ -7,7 +7,7 @@ import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { FilesList } from '#shared/api/ops/files.ts';
 import type { FileRow } from '#shared/api/types.ts';
-import { withEngine } from '../context.ts';
+import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
 type FilesOptions = {
@@ -49,8 +49,8 @@ export function registerFiles(program: Command): void {
           scopes: opts.scope,
           sort: opts.sort,
           dir: opts.asc ? 'asc' : 'desc',
-          limit: opts.limit === undefined ? undefined : Number(opts.limit),
-          offset: opts.offset === undefined ? undefined : Number(opts.offset),
+          limit: optionalNumber(opts.limit),
+          offset: optionalNumber(opts.offset),
         };
         const list = await run(memberContext(engine, 'cli'), FilesList, input);
         if (opts.json) return printJson(list);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { GRAPH_LIMITS, GraphNeighborhood } from '#shared/api/ops/graph.ts';
-import { withEngine } from '../context.ts';
+import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
 export function registerNeighborhood(program: Command): void {
@@ -20,7 +20,7 @@ export function registerNeighborhood(program: Command): void {
       withEngine(program, async (engine) => {
         const out = await run(memberContext(engine, 'cli'), GraphNeighborhood, {
           id,
-          hops: opts.hops === undefined ? undefined : Number(opts.hops),
+          hops: optionalNumber(opts.hops),
         });
         if (opts.json) return printJson(out);
         const labels = new Map([out.center, ...out.hops.flatMap((h) => h.items)].map((i) => [i.id, i.label]));

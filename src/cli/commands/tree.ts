@@ -23,7 +23,7 @@ import {
   TreesStatus,
   TreesTree,
 } from '#shared/api/ops/trees.ts';
-import { withEngine } from '../context.ts';
+import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
 type Source = OutputOf<typeof TreesStatus>;
@@ -122,9 +122,9 @@ export function registerTree(program: Command): void {
         (o) => ({
           tree: o.tree,
           node,
-          depth: opts.depth === undefined ? undefined : Number(opts.depth),
-          offset: opts.offset === undefined ? undefined : Number(opts.offset),
-          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+          depth: optionalNumber(opts.depth),
+          offset: optionalNumber(opts.offset),
+          limit: optionalNumber(opts.limit),
         }),
         (out) => {
           print([...out.breadcrumb.map((b) => b.title), out.node.title].join(' › '));
@@ -154,7 +154,7 @@ export function registerTree(program: Command): void {
           tree: o.tree,
           node,
           scope: opts.scope,
-          fromLine: opts.fromLine === undefined ? undefined : Number(opts.fromLine),
+          fromLine: optionalNumber(opts.fromLine),
         }),
         (out) => {
           const c = out.citation;
@@ -211,8 +211,8 @@ export function registerTree(program: Command): void {
         (o) => ({
           tree: o.tree,
           node,
-          offset: opts.offset === undefined ? undefined : Number(opts.offset),
-          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+          offset: optionalNumber(opts.offset),
+          limit: optionalNumber(opts.limit),
         }),
         (out) => {
           if (out.total === 0) print(`Nothing links to ${node}.`);

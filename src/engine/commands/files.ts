@@ -69,14 +69,26 @@ function assertFiles(ctx: CommandContext, ids: readonly string[]): void {
   }
 }
 
+/**
+ * Indexes files where this process does such work: queued for a host's background runner, or
+ * here and now (with each file's audit) in a one-shot process. Also what sample.load and the
+ * repository trees (src/engine/commands/trees.ts) use for the files they add.
+ */
+export async function indexFiles(
+  ctx: CommandContext,
+  ids: readonly string[],
+): Promise<OutputOf<typeof FilesIndex>> {
+  if (ctx.host) return { queued: ctx.host.queueIndex(ids) };
+  return indexHere(ctx, ids);
+}
+
 async function filesIndex(
   ctx: CommandContext,
   input: ParsedInputOf<typeof FilesIndex>,
 ): Promise<OutputOf<typeof FilesIndex>> {
   const ids = input.ids ?? [];
   assertFiles(ctx, ids);
-  if (ctx.host) return { queued: ctx.host.queueIndex(ids) };
-  return indexHere(ctx, ids);
+  return indexFiles(ctx, ids);
 }
 
 async function sampleLoad(
@@ -87,8 +99,7 @@ async function sampleLoad(
   const ids = report.added.map((a) => a.id);
   // Nothing new (loaded before): nothing to index, and never "every file not indexed".
   if (ids.length === 0) return { ...report, index: { queued: 0 } };
-  const index = ctx.host ? { queued: ctx.host.queueIndex(ids) } : await indexHere(ctx, ids);
-  return { ...report, index };
+  return { ...report, index: await indexFiles(ctx, ids) };
 }
 
 export const fileHandlers = {

@@ -29,13 +29,12 @@ import {
   sourceOf,
   tipOf,
 } from '../tree/sources.ts';
+import { indexFiles } from './files.ts';
 import type { CommandContext } from './types.ts';
 
-/** The documents a build stored anew get indexed: queued by a host, here and now elsewhere. */
+/** The documents a build stored anew are indexed as files.index indexes (never "every file": none named). */
 async function indexAdded(ctx: CommandContext, outcome: BuildOutcome): Promise<void> {
-  if (outcome.added.length === 0) return;
-  if (ctx.host) ctx.host.queueIndex(outcome.added);
-  else await ctx.engine.index(outcome.added);
+  if (outcome.added.length > 0) await indexFiles(ctx, outcome.added);
 }
 
 async function treesConnect(

@@ -16,6 +16,7 @@ import type {
 import { AppError } from '#shared/errors.ts';
 import { chatModelStatus } from '../chat/chat-model.ts';
 import { downloadModel } from '../embed/index.ts';
+import type { Engine } from '../engine.ts';
 import type { CommandContext, HostServices } from './types.ts';
 
 function hostOf(ctx: CommandContext, name: string): HostServices {
@@ -29,12 +30,13 @@ async function appInfo(ctx: CommandContext, _: ParsedInputOf<typeof AppInfoGet>)
   return { name: 'Org Brain', version, user: e.user, home: e.home, workspace: e.workspaceId };
 }
 
-async function statusGet(
-  ctx: CommandContext,
-  _: ParsedInputOf<typeof StatusGet>,
-): Promise<OutputOf<typeof StatusGet>> {
-  const s = ctx.engine.status();
-  return { ...s, chatModel: chatModelStatus(ctx.engine.db) };
+/** What status.get answers; a host also sends it as `status.changed`. */
+export function statusView(engine: Engine): OutputOf<typeof StatusGet> {
+  return { ...engine.status(), chatModel: chatModelStatus(engine.db) };
+}
+
+async function statusGet(ctx: CommandContext, _: ParsedInputOf<typeof StatusGet>) {
+  return statusView(ctx.engine);
 }
 
 async function watchList(ctx: CommandContext, _: ParsedInputOf<typeof WatchList>) {

@@ -8,10 +8,10 @@ import type { EventName, Events } from '#shared/api/events.ts';
 import type { AddReport, StatusView } from '#shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '#shared/errors.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add/add.ts';
-import { chatModelStatus } from '../chat/chat-model.ts';
 import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { runCommand } from '../commands/index.ts';
 import { type CommandContext, type HostServices, memberContext, type Notify } from '../commands/types.ts';
+import { statusView } from '../commands/workspace.ts';
 import { downloadModel } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { IndexRunner } from '../indexing/index-runner.ts';
@@ -125,6 +125,12 @@ export class BrainHost {
       if (ids.length) this.emit('files.changed', { ids });
       this.emit('status.changed', this.status());
     };
+    // A tree built, rebuilt or gone: tree views refresh, and the file list (its documents are files).
+    const treeChanged = (tree: string | undefined) => {
+      if (!tree) return;
+      this.emit('trees.changed', { tree });
+      this.emit('files.changed', { ids: [] });
+    };
     return {
       'files.add': (answer) => {
         if (answer) this.afterAdd(answer as AddResult);
@@ -143,17 +149,10 @@ export class BrainHost {
       'chat.remember': (answer) => {
         if (answer) this.work.kick();
       },
-      ...Object.fromEntries(
-        ['trees.connect', 'trees.rebuild', 'trees.disconnect'].map((name) => [
-          name,
-          (answer: unknown) => {
-            if (!answer) return;
-            const tree = (answer as { id?: string; disconnected?: string }).id ?? '';
-            this.emit('trees.changed', { tree: tree || (answer as { disconnected: string }).disconnected });
-            changed([]);
-          },
-        ]),
-      ),
+      'trees.connect': (answer) => treeChanged((answer as { id: string } | undefined)?.id),
+      'trees.rebuild': (answer) => treeChanged((answer as { id: string } | undefined)?.id),
+      'trees.disconnect': (answer) =>
+        treeChanged((answer as { disconnected: string } | undefined)?.disconnected),
     };
   }
 
@@ -266,9 +265,9 @@ export class BrainHost {
     return readSettings(this.engine.db, { dataFolder: this.engine.home, user: this.engine.user });
   }
 
-  /** What status.get answers (src/engine/commands/workspace.ts), for the `status.changed` event. */
+  /** What status.get answers, for the `status.changed` event. */
   status(): StatusView {
-    return { ...this.engine.status(), chatModel: chatModelStatus(this.engine.db) };
+    return statusView(this.engine);
   }
 
   /** Proposals pulled, decided elsewhere or evicted: the inbox and the rail's count refresh. */

@@ -39,7 +39,9 @@ export class TreeWatch {
   private async look(): Promise<void> {
     for (const source of listSources(this.engine)) {
       if (this.closed) return;
-      if (source.state === 'off' || source.state === 'indexing') continue;
+      // Not skipped while `indexing`: a process killed mid-build leaves that state behind, and two
+      // builds at once are safe (the second finds the tree moved and leaves it as it is).
+      if (source.state === 'off') continue;
       const tip = await tipOf(source).catch(() => null);
       if (!tip || tip === source.indexedCommit) continue;
       if (source.state === 'failed' && tip === source.attemptedCommit) continue;

@@ -210,29 +210,41 @@ export async function diffFiles(root: string, from: string, to: string): Promise
   return entries;
 }
 
-/** The lines of the newer side of `path` that changed from one commit to the other (`git diff -U0`). */
+/**
+ * The lines of the newer side of each file that changed from one commit to the other, by path,
+ * from one `git diff -U0` over the whole commit range; null when Git cannot say (the older text
+ * is not here).
+ */
 export async function changedLines(
   root: string,
   from: string,
   to: string,
-  oldPath: string,
-  path: string,
-): Promise<{ start: number; end: number }[] | null> {
+): Promise<Map<string, { start: number; end: number }[]> | null> {
+  let out: string;
   try {
-    const out = await git(root, ['diff', '-U0', '--no-color', '-M', from, to, '--', oldPath, path]);
-    const ranges: { start: number; end: number }[] = [];
-    for (const m of out.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
-      const start = Number(m[1]);
-      const count = m[2] === undefined ? 1 : Number(m[2]);
-      // A pure deletion touches the line it sits after.
-      ranges.push(
-        count === 0
-          ? { start: Math.max(1, start), end: Math.max(1, start) }
-          : { start, end: start + count - 1 },
-      );
-    }
-    return ranges;
+    out = await git(root, ['-c', 'core.quotePath=false', 'diff', '-U0', '--no-color', '-M', from, to]);
   } catch {
     return null;
   }
+  const byPath = new Map<string, { start: number; end: number }[]>();
+  let current: { start: number; end: number }[] | null = null;
+  for (const line of out.split('\n')) {
+    if (line.startsWith('+++ ')) {
+      const target = line.slice(4);
+      current = target === '/dev/null' ? null : [];
+      if (current) byPath.set(target.replace(/^b\//, ''), current);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (!hunk || !current) continue;
+    const start = Number(hunk[1]);
+    const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    // A pure deletion touches the line it sits after.
+    current.push(
+      count === 0
+        ? { start: Math.max(1, start), end: Math.max(1, start) }
+        : { start, end: start + count - 1 },
+    );
+  }
+  return byPath;
 }

@@ -466,6 +466,8 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
   const nodes: { node: string; title: string; path: string }[] = [];
   let linesKnown = true;
   let truncated = false;
+  // Every changed file's hunks, read once (one `git diff`), when the first document needs them.
+  let hunks: Map<string, { start: number; end: number }[]> | null | undefined;
   for (const d of await diffFiles(source.root, since, source.indexedCommit)) {
     const now = d.status !== 'deleted' && inScope(d.path);
     const before = d.status === 'renamed' ? inScope(d.oldPath) : d.status === 'deleted' && inScope(d.path);
@@ -486,8 +488,9 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
       linesRemoved: d.removed,
     });
     if (status === 'deleted' || nodes.length >= CHANGES_MAX_NODES) continue;
-    const ranges = await changedLines(source.root, since, source.indexedCommit, d.oldPath ?? d.path, d.path);
-    if (ranges === null) {
+    hunks ??= await changedLines(source.root, since, source.indexedCommit);
+    const ranges = hunks?.get(d.path);
+    if (!ranges) {
       linesKnown = false;
       continue;
     }

@@ -7,10 +7,11 @@
  * the same commit.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { AppError } from '#shared/errors.ts';
 import { type AddResult, addBytes } from '../add/add.ts';
+import { expandPaths } from '../add/add-read.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
@@ -194,7 +195,7 @@ function setState(db: Db, id: string, fields: Record<string, unknown>): void {
   );
 }
 
-/** A file of the source: its path, the id of its bytes (Git's blob id, or a hash of a folder's file) and size. */
+/** A file of the source: its path, what identifies its bytes (Git's blob id; a folder file's size and modified time) and size. */
 type Entry = { path: string; blob: string; size: number };
 
 type Listing = {
@@ -210,20 +211,6 @@ function folderFingerprint(docs: readonly { path: string; blob: string }[]): str
   const h = createHash('sha256');
   for (const d of [...docs].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${d.path}\0${d.blob}\0`);
   return `folder:${h.digest('hex').slice(0, 16)}`;
-}
-
-async function walk(root: string, dir = root, out: { path: string; size: number }[] = []) {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    const rel = relative(root, full).split(sep).join('/');
-    if (entry.isDirectory()) {
-      // Hidden folders are never indexed; node_modules is never documents worth a walk.
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') await walk(root, full, out);
-    } else if (entry.isFile()) {
-      out.push({ path: rel, size: (await stat(full)).size });
-    }
-  }
-  return out;
 }
 
 /** Every file of the source's commit (Git) or of the folder as it is now, read lazily. */
@@ -245,22 +232,23 @@ async function listSource(source: TreeSource): Promise<Listing> {
       },
     };
   }
-  // A folder has no ids for its bytes: its Markdown files are read (and hashed) up front.
-  const bytes = new Map<string, Buffer>();
+  // A folder has no ids for its bytes: a file is known by its size and modified time, so a host's
+  // minute-by-minute look at its tip stats the files and reads none; a build reads what changed.
+  const refused: { path: string; reason: string }[] = [];
   const entries: Entry[] = [];
-  for (const f of await walk(source.root)) {
-    if (/\.md$/i.test(f.path) && indexablePath(f.path, f.size) === null) {
-      const b = await readFile(join(source.root, f.path));
-      bytes.set(f.path, b);
-      entries.push({ path: f.path, blob: createHash('sha1').update(b).digest('hex'), size: b.length });
-    } else entries.push({ path: f.path, blob: '', size: f.size });
+  for (const f of await expandPaths([source.root], refused)) {
+    const path = relative(source.root, f.path).split(sep).join('/');
+    const st = await stat(f.path).catch(() => null);
+    if (st) entries.push({ path, blob: `stat:${st.size}:${Math.trunc(st.mtimeMs)}`, size: st.size });
   }
   return {
-    commit: folderFingerprint(entries.filter((e) => bytes.has(e.path))),
+    commit: folderFingerprint(entries.filter((e) => indexablePath(e.path, e.size) === null)),
     entries,
     changes: null,
     async read(wanted) {
-      return new Map(wanted.map((e) => [e.path, bytes.get(e.path) ?? Buffer.alloc(0)]));
+      const out = new Map<string, Buffer>();
+      for (const e of wanted) out.set(e.path, await readFile(join(source.root, e.path)));
+      return out;
     },
   };
 }
@@ -593,6 +581,8 @@ export async function buildSource(
       parsed: toParse.length,
     };
   } catch (err) {
+    // Another process built it meanwhile (writeTree's check): its tree and state stand.
+    if (err instanceof AppError && err.code === 'conflict') throw err;
     setState(engine.db, source.id, {
       state: 'failed',
       error: err instanceof Error ? err.message : String(err),

@@ -113,7 +113,7 @@ export const ChatSendSchema = z.object({
   answer: ChatTurnSchema,
 });
 
-const WatchedFolderSchema = z.object({
+export const WatchedFolderSchema = z.object({
   path: z.string(),
   scope: z.string(),
   addedAt: z.string(),
@@ -122,7 +122,6 @@ const WatchedFolderSchema = z.object({
   files: z.number(),
 });
 export const WatchedFolderListSchema = z.object({ folders: z.array(WatchedFolderSchema) });
-export { WatchedFolderSchema };
 
 export const AppInfoSchema = z.object({
   name: z.string(),
