@@ -89,9 +89,8 @@ export type Body = { ok: true; bytes: Buffer } | { ok: false; size: number; refu
 
 /**
  * [H3] Reads a body up to `maxBytes`. A declared Content-Length over the cap is refused before a
- * byte is kept, and what the client still sends is read and dropped: a socket closed under a
- * client that is still writing can reach it as a reset before the answer, so it would never see
- * its 413. A streamed body is counted, and past the cap the rest is read and dropped alike.
+ * byte is read (Node discards the rest once the answer is sent); a streamed body is counted, and
+ * past the cap the rest is read and dropped so the client still gets its answer.
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
   const tooLarge = (size: number): Body => ({
@@ -104,10 +103,7 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     },
   });
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > maxBytes) {
-    req.resume();
-    return tooLarge(declared);
-  }
+  if (declared > maxBytes) return tooLarge(declared);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
