@@ -1,7 +1,8 @@
 /**
  * Repository trees in the app (docs/TREES.md), in Chromium against `brain serve`: a Git repository
  * connected from the Trees screen, browsed with the keyboard, a node read with its line numbers, a
- * backlink followed, the broken links view, and Ctrl+K finding a node by its reference id.
+ * backlink followed, the broken links view, what changed since the first commit, and Ctrl+K finding
+ * a node by its reference id.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { screenshot, unexpectedProblems } from './support/browser.ts';
 import { freshHome } from './support/serve.ts';
 import { cleanup, start } from './support/session.ts';
 
-/** A small handbook repository with one commit: two folders, a card, a link, a broken link. */
-function makeRepo(): string {
+/**
+ * A small handbook repository: two folders, a card, a link, a broken link; a second commit adds a
+ * line to the card. Returns the repository and its first commit.
+ */
+function makeRepo(): { repo: string; first: string } {
   const repo = path.join(mkdtempSync(path.join(tmpdir(), 'org-brain-e2e-repo-')), 'handbook');
   cleanup(() => rmSync(path.dirname(repo), { recursive: true, force: true }));
   const env = {
@@ -39,13 +43,19 @@ function makeRepo(): string {
   execFileSync('git', ['init', '-q', '-b', 'main', repo]);
   execFileSync('git', ['-C', repo, 'add', '-A'], { env });
   execFileSync('git', ['-C', repo, 'commit', '-q', '-m', 'Handbook'], { env });
-  return repo;
+  const first = execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  put(
+    'policies/refunds.md',
+    '# Refunds\n\nHow refunds are decided.\n\n## RULE-REF-0001 Refund window\n\nRefunds are accepted within 30 days.\nKeep the receipt.\n',
+  );
+  execFileSync('git', ['-C', repo, 'commit', '-q', '-a', '-m', 'Ask for the receipt'], { env });
+  return { repo, first };
 }
 
 describe('Trees screen', () => {
-  it('connects a repository, browses it by keyboard, reads a node, follows a backlink, lists broken links', async () => {
+  it('connects a repository, browses it by keyboard, reads a node, follows a backlink, lists broken links and changes', async () => {
     const home = freshHome();
-    const repo = makeRepo();
+    const { repo, first } = makeRepo();
     const { s } = await start(home);
     const { page } = s;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Trees' }).click();
@@ -96,6 +106,22 @@ describe('Trees screen', () => {
     await broken.waitFor();
     expect(await broken.textContent()).toContain('faq.md');
     await screenshot(page, 'trees-03-broken');
+
+    // What changed since the first commit: the refund policy, and its card, which opens in the node view.
+    await page.getByRole('tab', { name: 'What changed…' }).click();
+    await page.getByRole('textbox', { name: 'Since commit' }).fill(first.slice(0, 7));
+    await page.keyboard.press('Enter');
+    const changed = page.getByRole('table', { name: 'Changed documents' });
+    await changed.waitFor();
+    const row = changed.getByRole('row', { name: /policies\/refunds\.md/ });
+    expect(await row.textContent()).toMatch(/Modified.*\+1 −0/);
+    const nodes = page.getByRole('list', { name: 'Changed sections and cards' });
+    await screenshot(page, 'trees-04-changes');
+    await nodes.getByRole('button', { name: /RULE-REF-0001 Refund window/ }).click();
+    const card = page.getByRole('article', { name: /RULE-REF-0001 Refund window/ });
+    await expect
+      .poll(() => card.getByRole('region', { name: /^Text of/ }).textContent())
+      .toContain('Keep the receipt.');
 
     // Ctrl+K finds a node by its reference id.
     await page.getByRole('tab', { name: 'Tree', exact: true }).click();

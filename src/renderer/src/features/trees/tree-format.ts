@@ -10,6 +10,8 @@ export type TreeNode = Outputs['trees.tree']['node'];
 export type TreeRead = Outputs['trees.read'];
 export type TreeLink = TreeRead['outgoing'][number];
 export type TreeState = TreeSource['state'];
+export type TreeChanges = Outputs['trees.changes'];
+export type ChangedDocument = TreeChanges['documents'][number];
 
 export const STATE_LABELS: Record<TreeState, string> = {
   'not-built': 'Not built',
@@ -68,6 +70,14 @@ export function repoName(root: string): string {
 /** A tree's text can be read once a first build succeeded, unless the tree is turned off ([T11]). */
 export function isReadable(source: TreeSource): boolean {
   return source.indexedCommit !== null && source.state !== 'off';
+}
+
+/** Why a tree cannot say what changed since a commit, or null when it can ([T11], [T13]). */
+export function changesUnavailable(source: TreeSource): string | null {
+  if (!source.isGit) return 'A plain folder has no history to compare.';
+  if (source.remote)
+    return `The history of ${source.createdBy}'s repository stays in their clone; connect a clone of your own to compare.`;
+  return null;
 }
 
 /** Folders and the root have no text of their own and no backlinks. */

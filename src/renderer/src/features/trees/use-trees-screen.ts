@@ -1,6 +1,6 @@
 /**
  * The Trees screen's state: the connected repositories (trees.list, refetched on `trees.changed`),
- * which one is shown, which node is open, which view (the tree or its broken links), and the actions
+ * which one is shown, which node is open, which view (the tree, its broken links or what changed since a commit), and the actions
  * on a repository (connect, rebuild, disconnect). A node opened from the palette (app.treeTarget)
  * takes over the repository and the open node.
  */
@@ -11,7 +11,7 @@ import { useCall } from '../../hooks/useCall.ts';
 import { call } from '../../lib/api.ts';
 import { describeCounts, repoName, shortCommit, type TreeSource } from './tree-format.ts';
 
-export type TreesTab = 'tree' | 'broken';
+export type TreesTab = 'tree' | 'broken' | 'changes';
 
 export function useTreesScreen() {
   const app = useApp();
