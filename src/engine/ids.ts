@@ -10,10 +10,10 @@ import { deriveEdgeId, deriveItemId, type Sha256Hex } from '#shared/ids.ts';
 
 const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
-/** A file or a note, in its creator's namespace. */
+/** A file, a note or a tree record, in its creator's namespace. */
 export function ownedItemId(
   workspaceId: string,
-  storageKind: 'file' | 'note',
+  storageKind: 'file' | 'note' | 'tree',
   owner: string,
   sourceKey: string,
 ): string {

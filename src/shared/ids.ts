@@ -2,7 +2,7 @@
  * How item and edge ids are derived (docs/SYNC_SPEC.md [S25]). Replicas make ids, and the
  * workspace server recomputes them from what an operation says, so an id can only be made in a
  * namespace its maker owns:
- * - a file or a note in its creator's namespace (`user:<id>`): two members' files at the same
+ * - a file, a note or a tree record in its creator's namespace (`user:<id>`): two members' files at the same
  *   path are two items, and nobody can make (or probe) an id of someone else's item;
  * - an entity face in the scope it was created in (the writer must be able to write there);
  * - a section under its file's id; an edge from its two ends, its type and, for a mention, where
@@ -11,17 +11,23 @@
  */
 import type { StorageKind } from './types.ts';
 
+/**
+ * What an id can name: the items' storage kinds, and a connected repository's tree record
+ * (docs/TREES.md [T13]), which syncs like a file in its creator's namespace but is no item.
+ */
+export type IdKind = StorageKind | 'tree';
+
 /** sha256 of a UTF-8 string, as lowercase hex. */
 export type Sha256Hex = (text: string) => string;
 
-const PREFIX: Record<StorageKind, string> = { file: 'f', section: 's', note: 'n', entity: 'e' };
+const PREFIX: Record<IdKind, string> = { file: 'f', section: 's', note: 'n', entity: 'e', tree: 't' };
 
 /**
  * The namespace an item's id is made in: its creator for files and notes, its scope at creation
  * for entities, its file's id for sections.
  */
 export function idNamespace(
-  storageKind: StorageKind,
+  storageKind: IdKind,
   at: { creator: string; scope: string; fileId: string | null },
 ): string | null {
   if (storageKind === 'section') return at.fileId;
@@ -36,7 +42,7 @@ export function idNamespace(
 export function deriveItemId(
   sha: Sha256Hex,
   workspaceId: string,
-  storageKind: StorageKind,
+  storageKind: IdKind,
   namespace: string,
   sourceKey: string,
 ): string {

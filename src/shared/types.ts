@@ -25,6 +25,8 @@ export type Citation = {
   lineStart?: number;
   lineEnd?: number;
   page?: number;
+  /** A connected repository's document: its path there and a commit that holds these bytes (docs/TREES.md [T13]). */
+  repo?: { path: string; commit: string | null };
 };
 
 export type SearchHit = {

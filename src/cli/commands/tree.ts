@@ -33,6 +33,10 @@ function printSource(s: Source): void {
   const c = s.counts;
   print(`${s.id}  ${s.root}${s.branch ? ` (${s.branch})` : s.isGit ? '' : ' (folder)'}  ${s.scope}`);
   print(`  state     ${s.state}${s.error ? `: ${s.error}` : ''}`);
+  if (s.remote)
+    print(
+      `  shared by ${s.createdBy} (built here from the documents it synced${s.waitingFor ? `; waiting for ${s.waitingFor} of them` : ''})`,
+    );
   print(
     `  commit    ${s.indexedCommit ?? 'none yet'}${s.attemptedCommit && s.attemptedCommit !== s.indexedCommit ? ` (attempted ${s.attemptedCommit})` : ''}`,
   );

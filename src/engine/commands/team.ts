@@ -20,6 +20,7 @@ import {
   setModelSetting,
 } from '../llm/config.ts';
 import * as sync from '../sync/index.ts';
+import { buildDueTrees } from '../tree/due.ts';
 import type { CommandContext } from './types.ts';
 
 type In<O> = ParsedInputOf<O>;
@@ -49,6 +50,10 @@ async function syncConnect(
 /** The round's report, `unsent` included ([S29]): each surface presents it, none drops it. */
 async function syncNow(ctx: CommandContext, _: In<typeof Ops.SyncNow>): Out<typeof Ops.SyncNow> {
   const report = await sync.syncNow(ctx.engine);
+  // Received trees a pull made due are built (docs/TREES.md [T13]): by the host in the background,
+  // here in a one-shot process, which then exits.
+  if (ctx.host) ctx.host.kickTrees();
+  else await buildDueTrees(ctx.engine, { only: (s) => s.remote });
   return { ...report, status: sync.getSyncStatus(ctx.engine) };
 }
 

@@ -43,7 +43,7 @@ async function treesConnect(
 ): Promise<OutputOf<typeof TreesConnect>> {
   const source = await connectSource(ctx.engine, input);
   // Connected before and built at its tip already: nothing to build again.
-  if (source.state === 'ready' && (await tipOf(source)) === source.indexedCommit) return source;
+  if (source.state === 'ready' && (await tipOf(ctx.engine, source)) === source.indexedCommit) return source;
   try {
     const outcome = await buildSource(ctx.engine, source.id);
     await indexAdded(ctx, outcome);

@@ -45,6 +45,8 @@ export type HostServices = {
   };
   /** Starts the embedding model's download in the background (the status says how far it got). */
   downloadModel(): void;
+  /** Looks at the connected and received trees now, building those due (docs/TREES.md [T13]). */
+  kickTrees(): void;
 };
 
 /** A member acting on the app or the command line writes as themselves. */

@@ -85,7 +85,7 @@ describe('[D1] the SQLite schema matches its snapshot', () => {
       tables: { [name: string]: Json };
       virtualTables: { [name: string]: { shadowTables: string[] } };
     };
-    expect(Object.keys(snapshot.virtualTables).sort()).toEqual(['items_fts', 'vec_items']);
+    expect(Object.keys(snapshot.virtualTables).sort()).toEqual(['items_fts', 'tree_grep_fts', 'vec_items']);
     expect(snapshot.virtualTables.items_fts?.shadowTables).toEqual([
       'items_fts_config',
       'items_fts_data',
@@ -94,7 +94,13 @@ describe('[D1] the SQLite schema matches its snapshot', () => {
     ]);
     const tables = Object.keys(snapshot.tables);
     expect(
-      tables.filter((t) => t.startsWith('sqlite_') || t.startsWith('items_fts') || t.startsWith('vec_')),
+      tables.filter(
+        (t) =>
+          t.startsWith('sqlite_') ||
+          t.startsWith('items_fts') ||
+          t.startsWith('tree_grep_fts') ||
+          t.startsWith('vec_'),
+      ),
     ).toEqual([]);
     expect(tables).toEqual(expect.arrayContaining(['items', 'edges', 'sync_state', '__migrations__']));
   });

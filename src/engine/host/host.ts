@@ -92,6 +92,7 @@ export class BrainHost {
       onPulled: (report) => {
         this.runner.resume();
         this.inboxIfPulled(report);
+        this.trees.kick(); // a received tree may be due a build (docs/TREES.md [T13])
       },
     });
     this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
@@ -106,6 +107,7 @@ export class BrainHost {
       queueIndex: (ids) => this.runner.request(ids),
       watcher: this.watcher,
       downloadModel: () => this.downloadModel(),
+      kickTrees: () => this.trees.kick(),
     };
     this.effects = {
       ...teamEffects({

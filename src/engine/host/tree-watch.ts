@@ -1,11 +1,12 @@
 /**
  * A host that stays up (the app's engine, `brain serve`) keeps its connected repositories built
  * (docs/TREES.md [T4]): every minute it looks at each one's tip (the branch's commit, or a plain
- * folder's fingerprint) and builds again when it moved, one at a time. A build that failed is
- * not tried again on the same commit. The documents a build stored anew are queued for indexing.
+ * folder's fingerprint, a received tree's record, src/engine/tree/due.ts) and builds again when it
+ * moved, one at a time, and again after each pull. A build that failed is not tried again on the
+ * same commit. The documents a build stored anew are queued for indexing.
  */
 import type { Engine } from '../engine.ts';
-import { buildSource, listSources, tipOf } from '../tree/sources.ts';
+import { buildDueTrees } from '../tree/due.ts';
 
 const TREE_POLL_MS = 60_000;
 
@@ -37,21 +38,8 @@ export class TreeWatch {
   }
 
   private async look(): Promise<void> {
-    for (const source of listSources(this.engine)) {
-      if (this.closed) return;
-      // Not skipped while `indexing`: a process killed mid-build leaves that state behind, and two
-      // builds at once are safe (the second finds the tree moved and leaves it as it is).
-      if (source.state === 'off') continue;
-      const tip = await tipOf(source).catch(() => null);
-      if (!tip || tip === source.indexedCommit) continue;
-      if (source.state === 'failed' && tip === source.attemptedCommit) continue;
-      try {
-        const outcome = await buildSource(this.engine, source.id);
-        this.onBuilt(source.id, outcome.added);
-      } catch {
-        this.onBuilt(source.id, []); // failed: its state says why
-      }
-    }
+    const built = await buildDueTrees(this.engine, { closed: () => this.closed });
+    for (const b of built) this.onBuilt(b.tree, b.outcome?.added ?? []);
   }
 
   async close(): Promise<void> {

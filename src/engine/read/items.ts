@@ -140,8 +140,14 @@ export function vecUpsert(
   bumpVectorGeneration(db);
 }
 
+/**
+ * Where a section is in its file. A tree document's file item keeps its repository origin in the
+ * same column (`type: 'repo'`, src/engine/tree/share.ts): that is no place in a file, so null.
+ */
 export function parseLocator(text: string | null): Locator | null {
-  return text ? (JSON.parse(text) as Locator) : null;
+  if (!text) return null;
+  const parsed = JSON.parse(text) as Locator | { type: 'repo' };
+  return parsed.type === 'repo' ? null : parsed;
 }
 
 export function parseHealth(text: string | null): string[] {

@@ -9,6 +9,7 @@ import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/typ
 import { type Db, stmt } from '../db/driver.ts';
 import { type ItemRow, parseLocator, vecBlob } from '../read/items.ts';
 import { canSee } from '../scope.ts';
+import { repoOriginOf } from '../tree/share.ts';
 import { queryTerms } from './keyword.ts';
 import { keywordLists } from './keyword-stream.ts';
 import { freshness, fuseRanks } from './rrf.ts';
@@ -156,7 +157,14 @@ function loadFiles(db: Db, rows: readonly ItemRow[]): Map<string, ItemRow> {
 
 export function citationOf(row: ItemRow, file: ItemRow | undefined): Citation | null {
   if (row.storage_kind === 'file') {
-    return { itemId: row.id, fileId: row.id, fileLabel: row.label, blob: row.blob ?? '', locator: null };
+    const citation: Citation = {
+      itemId: row.id,
+      fileId: row.id,
+      fileLabel: row.label,
+      blob: row.blob ?? '',
+      locator: null,
+    };
+    return withRepo(citation, row);
   }
   if (row.storage_kind !== 'section' || !row.file_id) return null;
   const locator = parseLocator(row.locator);
@@ -172,6 +180,13 @@ export function citationOf(row: ItemRow, file: ItemRow | undefined): Citation | 
     citation.lineEnd = locator.lineEnd;
   }
   if (locator?.type === 'pdf') citation.page = locator.page;
+  return file ? withRepo(citation, file) : citation;
+}
+
+/** A connected repository's document is cited with its path there and its commit (docs/TREES.md [T13]). */
+function withRepo(citation: Citation, file: ItemRow): Citation {
+  const origin = repoOriginOf(file.locator);
+  if (origin) citation.repo = { path: origin.path, commit: origin.commit };
   return citation;
 }
 

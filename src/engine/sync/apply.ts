@@ -20,6 +20,7 @@ import {
   vecUpsert,
 } from '../read/items.ts';
 import type { Surface } from '../telemetry.ts';
+import { applyTreeRecord, evictTreeRecord } from '../tree/share.ts';
 import { applyProposalCreate, applyProposalDecision, evictProposal } from './apply-proposals.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';
 import { EDGE_COLUMNS, freezeInTx, getVersion, ITEM_COLUMNS, setVersion } from './outbox.ts';
@@ -99,7 +100,10 @@ function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch): boole
   const ref = op.kind === 'item.upsert' ? op.item.id : op.edge.id;
   const held = getVersion(ctx.db, kind, ref);
   if (held && compareVersions(held, { hlc: op.hlc, opId: op.id }) >= 0) return false;
-  if (op.kind === 'item.upsert') writeItem(ctx, op.item, fts);
+  // A tree record is no item: it becomes a tree to build here (docs/TREES.md [T13]).
+  if (op.kind === 'item.upsert' && op.item.storage_kind === 'tree')
+    applyTreeRecord(ctx.db, ctx.workspaceId, op.item);
+  else if (op.kind === 'item.upsert') writeItem(ctx, op.item, fts);
   else writeEdge(ctx.db, op.edge);
   setVersion(ctx.db, kind, ref, op.hlc, op.id);
   markReceived(ctx.db, kind, ref);
@@ -216,7 +220,7 @@ export function evictItem(db: Db, id: string): boolean {
     id: string;
   }[];
   for (const e of edges) evictEdge(db, e.id);
-  if (!row) return false;
+  if (!row) return evictTreeRecord(db, id);
   if (isSearchable(row)) ftsDelete(db, row);
   vecDelete(db, row.rowid);
   stmt(db, "UPDATE jobs SET state = 'done', error = 'evicted' WHERE item_id = ? AND state = 'queued'").run(

@@ -7,10 +7,12 @@
  * each id once). A newer change to the same row replaces an older operation not yet acknowledged.
  */
 import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import { type Op, OpSchema, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
 import { narrowestScope } from '../scope.ts';
+import { type RecordRow, syncRecordOf } from '../tree/share.ts';
 import { ReplicaClock } from './clock.ts';
 import { decisionOf, getProposalRow, syncProposalOf } from './proposals.ts';
 
@@ -144,7 +146,7 @@ type Candidate = { body: object } | { refused: string } | null;
 function candidateOf(db: Db, c: Change): Candidate {
   if (c.kind === 'item') {
     const row = getRow(db, c.ref);
-    if (!row) return null; // deleted since (an eviction): nothing to send
+    if (!row) return treeRecordCandidate(db, c.ref); // else deleted since (an eviction): nothing to send
     return { body: { kind: 'item.upsert', scope: row.scope, item: syncItemOf(db, row) } };
   }
   if (c.kind === 'edge') {
@@ -163,6 +165,18 @@ function candidateOf(db: Db, c: Change): Candidate {
     return { body: { kind: 'proposal.upsert', scope: row.scope, proposal: syncProposalOf(db, row) } };
   const decision = decisionOf(row);
   return decision ? { body: decision } : null;
+}
+
+/** A repository connected here syncs its record under an item id (docs/TREES.md [T13]). */
+function treeRecordCandidate(db: Db, ref: string): Candidate {
+  const row = stmt(
+    db,
+    `SELECT id, item_id, root, scope, record, retired_at, created_by, created_at, built_at, updated_at, version
+     FROM tree_sources WHERE item_id = ? AND remote = 0`,
+  ).get(ref) as RecordRow | undefined;
+  const item = row ? syncRecordOf(row, basename(row.root)) : null;
+  if (!row || !item) return null;
+  return { body: { kind: 'item.upsert', scope: row.scope, item: { ...item, vector: null } } };
 }
 
 function buildOp(db: Db, c: Change, clock: ReplicaClock): { op: Op } | { refused: string } | null {
@@ -222,7 +236,7 @@ export function clearRefusals(db: Db, kind: string, ref: string): void {
 }
 
 /**
- * Every item, edge and review proposal becomes a change to send (joining a server: the first push
+ * Every item, tree record, edge and review proposal becomes a change to send (joining a server: the first push
  * sends everything). A decided review proposal is sent as made and then decided.
  */
 export function recordAll(db: Db): void {
@@ -230,6 +244,12 @@ export function recordAll(db: Db): void {
     db,
     `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)
      SELECT 'item', id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM items`,
+  ).run();
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)
+     SELECT 'item', item_id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM tree_sources
+     WHERE remote = 0 AND item_id IS NOT NULL AND record IS NOT NULL`,
   ).run();
   stmt(
     db,

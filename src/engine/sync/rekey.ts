@@ -16,6 +16,7 @@ import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { edgeId, entityItemId, ownedItemId, sectionId } from '../ids.ts';
 import { vecUpsert } from '../read/items.ts';
+import { recordItemId } from '../tree/share.ts';
 import { ensureUser } from '../workspace.ts';
 
 export type RekeyResult = { items: number; edges: number };
@@ -130,6 +131,8 @@ export function rekeyReplica(
   }
   const updateJob = stmt(db, 'UPDATE jobs SET item_id = ? WHERE item_id = ?');
   for (const [oldId, id] of newId) updateJob.run(id, oldId);
+  // Migration 0011 re-keys a replica before the tree tables exist (0012, 0013).
+  if (hasColumn(db, 'tree_sources', 'item_id')) rekeyTrees(db, target.workspaceId, newId, renamed, userScope);
   rekeyProposals(db, mapId, userScope, actor);
   if (renameUser) renameLocalUser(db, target.fromUser, target.toUser);
   stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
@@ -186,6 +189,43 @@ function refileVector(db: Db, r: ItemKeys, scope: string): void {
   if (!hit || !r.embedded_model) return;
   const vector = new Float32Array(new Uint8Array(hit.embedding).buffer);
   vecUpsert(db, { rowid: r.rowid, storage_kind: r.storage_kind, scope }, r.embedded_model, vector);
+}
+
+/**
+ * Repositories connected here follow their creator and scope; their records' ids are made again in
+ * the new workspace (docs/TREES.md [T13]). A tree received from another replica stays as it is.
+ */
+function rekeyTrees(
+  db: Db,
+  workspaceId: string,
+  newId: ReadonlyMap<string, string>,
+  renamed: (user: string) => string,
+  userScope: (scope: string) => string,
+): void {
+  const nodes = stmt(db, 'SELECT source_id, id, item_id FROM tree_nodes WHERE item_id IS NOT NULL').all() as {
+    source_id: string;
+    id: string;
+    item_id: string;
+  }[];
+  const updateNode = stmt(db, 'UPDATE tree_nodes SET item_id = ? WHERE source_id = ? AND id = ?');
+  for (const n of nodes) {
+    const id = newId.get(n.item_id);
+    if (id && id !== n.item_id) updateNode.run(id, n.source_id, n.id);
+  }
+  const rows = stmt(db, 'SELECT id, scope, created_by FROM tree_sources WHERE remote = 0').all() as {
+    id: string;
+    scope: string;
+    created_by: string;
+  }[];
+  const update = stmt(db, 'UPDATE tree_sources SET created_by = ?, scope = ?, item_id = ? WHERE id = ?');
+  for (const r of rows) {
+    const creator = renamed(r.created_by);
+    update.run(creator, userScope(r.scope), recordItemId(workspaceId, creator, r.id), r.id);
+  }
+}
+
+function hasColumn(db: Db, table: string, column: string): boolean {
+  return stmt(db, 'SELECT 1 FROM pragma_table_info(?) WHERE name = ?').get(table, column) !== undefined;
 }
 
 /** The local user's own rows (threads, watched folders, runs) become the server user's. */

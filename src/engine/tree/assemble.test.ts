@@ -75,6 +75,20 @@ describe('folders and the root', () => {
     });
   });
 
+  it('titles the root with the repository name when given one, else /', () => {
+    const parsed = corpus.filter((d) => d.path.endsWith('.md')).map(parseDocument);
+    const root = (options?: { rootTitle?: string }) =>
+      assembleTree(parsed, options).nodes.find((n) => n.kind === 'root');
+    expect(root({ rootTitle: 'handbook' })).toMatchObject({ id: '/', path: '', title: 'handbook' });
+    expect(root()?.title).toBe('/');
+    expect(root({ rootTitle: '' })?.title).toBe('/');
+    // Only the title: every other node, link and summary is the same.
+    const named = assembleTree(parsed, { rootTitle: 'handbook' });
+    const plain = assembleTree(parsed);
+    expect(named.nodes.map((n) => (n.kind === 'root' ? { ...n, title: '/' } : n))).toEqual(plain.nodes);
+    expect(named.links).toEqual(plain.links);
+  });
+
   it('orders folders first, then README and index, then documents by name', () => {
     const children = (id: string) => tree.nodes.filter((n) => n.parent === id).map((n) => [n.ordinal, n.id]);
     expect(children('/')).toEqual([

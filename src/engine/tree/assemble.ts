@@ -35,6 +35,8 @@ export type AssembleOptions = {
    * indexed): a link to one of them is not broken.
    */
   otherPaths?: Iterable<string>;
+  /** The root node's title, cut like titles (the repository's name, docs/TREES.md [T6]); `/` when absent or empty. */
+  rootTitle?: string;
 };
 
 type Folder = {
@@ -181,7 +183,7 @@ export function assembleTree(docs: ParsedDocument[], options: AssembleOptions = 
         ordinal: entry.ordinal,
         path: f === root ? '' : f.id,
         anchor: null,
-        title: f === root ? ROOT_ID : f.name,
+        title: f === root ? cut(options.rootTitle ?? '') || ROOT_ID : f.name,
         summary: f.summary.summary,
         summarySource: f.summary.summarySource,
         lineStart: 0,

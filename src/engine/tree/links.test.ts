@@ -121,6 +121,29 @@ describe('broken links', () => {
     expect(tree.skipped).toEqual([{ path: 'big.md', reason: 'over 2 MiB' }]);
   });
 
+  it('HTML anchors resolve and break like Markdown links', () => {
+    const tree = build({
+      'docs/a.md': [
+        '<a href="spec.md#business-rules">rules</a> <a href=\'/docs/spec.md#RULE-INV01-0001\'>card</a>',
+        '',
+        '<div>',
+        '<a href="missing.md">gone</a> <a href="../docs/">folder</a> <a href="https://example.com/x.md">out</a>',
+        '<!-- <a href="commented-out.md"> -->',
+        '</div>',
+        '',
+        '`<a href="in-code.md">`',
+        '',
+      ].join('\n'),
+      'docs/spec.md': target,
+    });
+    expect(linksFrom(tree, 'docs/a.md')).toEqual([
+      ['docs/spec.md#business-rules', 'link', 1],
+      ['docs/spec.md#RULE-INV01-0001', 'link', 1],
+      ['docs/', 'link', 4],
+    ]);
+    expect(tree.broken).toEqual([{ from: 'docs/a.md', target: 'missing.md' }]);
+  });
+
   it(`keeps at most ${MAX_BROKEN}`, () => {
     const text = Array.from({ length: MAX_BROKEN + 10 }, (_, i) => `[x](missing-${i}.md)`).join('\n');
     const tree = build({ 'a.md': text });

@@ -11,8 +11,11 @@
  *   a list or a block quote gets its GitHub anchor (it counts for the `-1`, `-2` suffixes) but no
  *   node: its anchor names the node that holds it;
  * - a link is a Markdown inline link, a reference link (`[x][ref]`, `[ref]`) whose definition
- *   exists, or an autolink (`<https://…>`, and GitHub's bare `www.`, `http(s)://` and e-mail
- *   autolinks, not bare domain names); images and raw HTML `<a href>` are not links;
+ *   exists, an autolink (`<https://…>`, and GitHub's bare `www.`, `http(s)://` and e-mail
+ *   autolinks, not bare domain names), or the `href` of an HTML anchor (`<a href="x.md#part">`,
+ *   quoted either way or not, character references decoded) in inline HTML or an HTML block,
+ *   outside HTML comments (and `<script>`, `<style>`, `<textarea>` blocks), at the line its `<a`
+ *   starts on; images are not links;
  * - a mention is a reference id in the text of a paragraph, heading, list, table or block quote
  *   (code spans included; code blocks, HTML, link destinations and autolinks excluded);
  * - a heading's slug is GitHub's (github-slugger) over the heading's text as rendered, its first
@@ -104,6 +107,63 @@ track('image', 'image', (token, state, start) =>
   spannedNewlines.set(token, countNewlines(state.src, start, state.pos)),
 );
 
+/** One attribute of an HTML start tag, read from where the last one ended (as a browser tokenizes it). */
+const ATTRIBUTE = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/y;
+
+/** An HTML anchor's start tag begins at `at`: `<a` then a space, `/` or `>`. */
+function isAnchorTag(html: string, at: number): boolean {
+  const c = html.charCodeAt(at + 1) | 0x20;
+  return c === 0x61 && /[\s/>]/.test(html.charAt(at + 2));
+}
+
+/**
+ * The `href` of the anchor start tag at `at` (its first one, as a browser takes it), character
+ * references decoded (a backslash is no escape in HTML), and where the tag's attributes end.
+ */
+function anchorHref(html: string, at: number): { href: string | null; end: number } {
+  let end = at + 2;
+  let href: string | null = null;
+  ATTRIBUTE.lastIndex = end;
+  for (let m = ATTRIBUTE.exec(html); m; m = ATTRIBUTE.exec(html)) {
+    end = ATTRIBUTE.lastIndex;
+    if (href === null && m[1]!.toLowerCase() === 'href') {
+      const value = m[2] ?? m[3] ?? m[4] ?? '';
+      href = md.utils.unescapeAll(value.replace(/\\/g, '&#92;'));
+    }
+  }
+  return { href, end };
+}
+
+/** HTML blocks whose text a browser never shows as links. */
+const RAW_TEXT_BLOCK = /^<(?:script|style|textarea)(?=[\s>]|$)/i;
+
+/** The anchors of an HTML block, outside its comments, at the line each `<a` starts on. */
+function htmlBlockLinks(html: string, firstLine: number, refs: RawRef[]): void {
+  if (RAW_TEXT_BLOCK.test(html)) return;
+  let line = firstLine;
+  let counted = 0;
+  let at = html.indexOf('<');
+  while (at >= 0) {
+    if (html.startsWith('<!--', at)) {
+      // `<!-->` and `<!--->` are whole comments, as in CommonMark and HTML.
+      const close = /^-?>/.exec(html.slice(at + 4, at + 6));
+      const end = close ? at + 4 + close[0].length : html.indexOf('-->', at + 4) + 3;
+      if (end < 3) return;
+      at = html.indexOf('<', end);
+      continue;
+    }
+    let next = at + 1;
+    if (isAnchorTag(html, at)) {
+      const { href, end } = anchorHref(html, at);
+      line += countNewlines(html, counted, at);
+      counted = at;
+      if (href !== null) refs.push({ kind: 'link', line, href });
+      next = end;
+    }
+    at = html.indexOf('<', next);
+  }
+}
+
 function clip(text: string): string {
   return text.length > MAX_BLOCK_TEXT ? text.slice(0, MAX_BLOCK_TEXT) : text;
 }
@@ -166,6 +226,11 @@ function readInline(inline: Token, firstLine: number, refs: RawRef[]): InlineTex
         line++;
         break;
       case 'html_inline':
+        // One tag (or comment) a token: a comment's `<a>` is no link.
+        if (isAnchorTag(child.content, 0)) {
+          const { href } = anchorHref(child.content, 0);
+          if (href !== null) refs.push({ kind: 'link', line, href });
+        }
         line += countNewlines(child.content);
         break;
       case 'image':
@@ -257,6 +322,11 @@ export function scanMarkdown(body: string, maxHeadings: number): Scan {
       i++;
       continue;
     }
+    if (token.type === 'html_block') {
+      htmlBlockLinks(token.content, line, scan.refs);
+      i++;
+      continue;
+    }
     if (token.nesting !== 1) {
       i++;
       continue;
@@ -344,6 +414,9 @@ function container(
         }
         break;
       }
+      case 'html_block':
+        htmlBlockLinks(token.content, at, scan.refs);
+        break;
       case 'fence':
       case 'code_block':
         if (itemDepth === 1 && !itemHasText) {

@@ -235,6 +235,46 @@ describe('references', () => {
     ]);
   });
 
+  it('takes the href of HTML anchors as links, outside code and HTML comments', () => {
+    const text = [
+      '# T',
+      'See <a href="other.md#part">other</a>, <a href=\'x.md\'>x</a> and <A class=c HREF=bare.md>b</A>.',
+      '<p align="center">',
+      '  <a title="a > b <a href=no.md>" href="sub/in-block.md?x=1&amp;y=2#T%C3%B6p">in a block</a>',
+      '  <!-- <a href="commented.md">no</a> -->',
+      '  <a',
+      '    href="split.md">tag over two lines</a> <a/href="slash.md">as a browser reads it</a>',
+      '</p>',
+      '',
+      '`<a href="code.md">` <!-- <a href="inline-comment.md"> --> <a name="top">no href</a>',
+      '```html',
+      '<a href="fenced.md">no</a>',
+      '```',
+      '    <a href="indented.md">no</a>',
+      '',
+      '- in a list <a href="../up.md">up</a> and <a href="https://example.com/x.md">out</a>',
+      '',
+      '<script>',
+      'const s = \'<a href="script.md">\';',
+      '</script>',
+      '',
+      '<a href="a\\b&#46;md"> <a/href="text.md"> (in a paragraph, Markdown reads no tag there)',
+    ].join('\n');
+    const links = parse(text)
+      .refs.filter((r) => r.kind === 'link')
+      .map((r) => (r.kind === 'link' ? [r.line, r.target, r.path, r.fragment] : []));
+    expect(links).toEqual([
+      [2, 'other.md#part', 'docs/other.md', 'part'],
+      [2, 'x.md', 'docs/x.md', null],
+      [2, 'bare.md', 'docs/bare.md', null],
+      [4, 'sub/in-block.md?x=1&y=2#T%C3%B6p', 'docs/sub/in-block.md', 'Töp'],
+      [6, 'split.md', 'docs/split.md', null],
+      [7, 'slash.md', 'docs/slash.md', null],
+      [16, '../up.md', 'up.md', null],
+      [22, 'a\\b.md', 'docs/a\\b.md', null],
+    ]);
+  });
+
   it('finds the line of a link after multi-line code spans, images and breaks', () => {
     const text = 'Para `code\nspan` ![img\nalt](i.png) <b\n>x</b>\nand ADR-1 [here](x.md)\n';
     expect(parse(text).refs).toEqual([
@@ -305,6 +345,12 @@ describe('hostile inputs stay fast', () => {
       (_, i) => `${'  '.repeat(Math.min(i, 100))}- item ${i}`,
     ).join('\n');
     expect(parse(nested).lineCount).toBe(10_000);
+  });
+
+  it('2 MiB of unclosed HTML anchors and comments', () => {
+    expect(parse(`<div>\n${'<a title="x" href=y.md '.repeat(90_000)}`).refs.length).toBe(1);
+    expect(parse(`<div>\n${'<a <!-- '.repeat(250_000)}`).refs.length).toBe(0);
+    expect(parse(`x ${'<a href="x.md">'.repeat(100_000)}`).refs.length).toBe(1);
   });
 
   it('a 2 MiB heading', () => {

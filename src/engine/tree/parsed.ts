@@ -7,7 +7,7 @@
 import type { Change, SummarySource } from './types.ts';
 
 /** Bumped whenever what `parseDocument` makes changes: a stored ParsedDocument of another version is parsed again. */
-export const PARSED_VERSION = 1;
+export const PARSED_VERSION = 2;
 
 /** A document, section or card node as one document defines it. */
 export type ParsedNode = {

@@ -10,6 +10,13 @@ import { stmt } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { logEvent } from '../telemetry.ts';
 import { changedLines, commitOf, diffFiles } from './git.ts';
+import {
+  type CandidateLine,
+  candidateLines,
+  type GrepScope,
+  grepIndexReady,
+  storedLines,
+} from './grep-index.ts';
 import { indexablePath } from './paths.ts';
 import { sourceOf, type TreeSource } from './sources.ts';
 import type { Change, NodeKind, SummarySource } from './types.ts';
@@ -172,20 +179,17 @@ export function treeView(engine: Engine, input: TreeViewInput) {
 
 /** A document's text at the indexed commit, as lines (Git's counting: a final newline ends the last line). */
 function documentLines(engine: Engine, source: TreeSource, path: string): string[] {
+  const lines = storedLines(engine, documentItem(engine, source, path));
+  if (!lines) throw new AppError('not-found', `The text of ${path} is not stored here.`);
+  return lines;
+}
+
+function documentItem(engine: Engine, source: TreeSource, path: string): string | null {
   const doc = stmt(
     engine.db,
     "SELECT item_id FROM tree_nodes WHERE source_id = ? AND id = ? AND kind = 'document'",
   ).get(source.id, path) as { item_id: string | null } | undefined;
-  const item = doc?.item_id
-    ? (stmt(engine.db, 'SELECT blob FROM items WHERE id = ?').get(doc.item_id) as
-        | { blob: string | null }
-        | undefined)
-    : undefined;
-  if (!item?.blob) throw new AppError('not-found', `The text of ${path} is not stored here.`);
-  const text = engine.blobs.get(item.blob).toString('utf8');
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === '' && /\n$/.test(text)) lines.pop();
-  return lines;
+  return doc?.item_id ?? null;
 }
 
 /** About 6,000 tokens: a node with children is read whole up to it, and as its own text above it. */
@@ -307,6 +311,9 @@ export function lookup(engine: Engine, input: { tree?: string; query: string }) 
 
 const GREP_MAX = 50;
 
+/** How long a grep waits for the write lock to bring its index up to date before reading the documents instead. */
+const GREP_LOCK_WAIT_MS = 250;
+
 /** The words a grep asks for: a quoted text is one exact phrase, else every word, in any order. */
 function grepTerms(text: string): string[] {
   const t = text.trim();
@@ -315,7 +322,50 @@ function grepTerms(text: string): string[] {
   return t.split(/\s+/).filter(Boolean);
 }
 
-/** Up to 50 lines holding every word of the text (or the quoted phrase), each in the deepest node that holds it. */
+/** Where a grep under a node looks: the whole tree, a folder, or a document's lines (a section's or card's range). */
+function grepScope(engine: Engine, source: TreeSource, under: string): GrepScope {
+  if (under === '/') return { kind: 'all' };
+  const row = nodeRow(engine, source, under);
+  if (row.kind === 'root') return { kind: 'all' };
+  if (row.kind === 'folder') return { kind: 'folder', prefix: row.id };
+  if (row.kind === 'document')
+    return { kind: 'document', path: row.path, from: 1, to: Number.MAX_SAFE_INTEGER };
+  return { kind: 'document', path: row.path, from: row.line_start, to: row.line_end };
+}
+
+/**
+ * Every line in the scope read from the stored documents, in path then line order: the grep of a
+ * read that could not bring the index up to date (another process held the write lock).
+ */
+function* scannedLines(engine: Engine, source: TreeSource, scope: GrepScope): Generator<CandidateLine> {
+  const docs =
+    scope.kind === 'document'
+      ? [{ id: scope.path, item_id: documentItem(engine, source, scope.path) }]
+      : (
+          stmt(
+            engine.db,
+            "SELECT id, item_id FROM tree_nodes WHERE source_id = ? AND kind = 'document' AND id >= ? ORDER BY id",
+          ).all(source.id, scope.kind === 'folder' ? scope.prefix : '') as {
+            id: string;
+            item_id: string | null;
+          }[]
+        ).filter((d) => scope.kind === 'all' || d.id.startsWith(scope.prefix));
+  for (const doc of docs) {
+    const lines = storedLines(engine, doc.item_id) ?? [];
+    const from = scope.kind === 'document' ? scope.from : 1;
+    const to = scope.kind === 'document' ? Math.min(scope.to, lines.length) : lines.length;
+    for (let n = from; n <= to; n++) yield { path: doc.id, line: n, text: lines[n - 1] ?? '' };
+  }
+}
+
+type GrepNode = { id: string; title: string; line_start: number; own_end: number };
+
+/**
+ * Up to 50 lines holding every word of the text (or the quoted phrase), each in the deepest node
+ * that holds it; `truncated` when more lines match. The lines come from the grep index
+ * (src/engine/tree/grep-index.ts), brought up to date first, which only narrows: each is checked
+ * here against the words.
+ */
 export function grep(
   engine: Engine,
   input: { tree?: string; text: string; under?: string; ignoreCase?: boolean },
@@ -326,46 +376,35 @@ export function grep(
   const fold = input.ignoreCase !== false;
   const wanted = fold ? terms.map((w) => w.toLowerCase()) : terms;
   const under = input.under ?? '/';
-  if (under !== '/') nodeRow(engine, source, under);
-  const prefix = under === '/' ? '' : (under.split('#')[0] ?? '');
-  const docs = (
-    stmt(
-      engine.db,
-      "SELECT id FROM tree_nodes WHERE source_id = ? AND kind = 'document' AND id >= ? ORDER BY id",
-    ).all(source.id, prefix) as { id: string }[]
-  ).filter((d) => d.id.startsWith(prefix));
+  const scope = grepScope(engine, source, under);
+  const lines = grepIndexReady(engine, source.id, GREP_LOCK_WAIT_MS)
+    ? candidateLines(engine.db, source.id, scope, terms, fold)
+    : scannedLines(engine, source, scope);
   const matches: { node: string; title: string; path: string; line: number; text: string }[] = [];
   let truncated = false;
-  for (const doc of docs) {
+  // The nodes of the document the last match was in, deepest first.
+  let nodesOf = '';
+  let nodes: GrepNode[] = [];
+  for (const { path, line, text } of lines) {
+    const hay = fold ? text.toLowerCase() : text;
+    if (!wanted.every((w) => hay.includes(w))) continue;
     if (matches.length >= GREP_MAX) {
       truncated = true;
       break;
     }
-    const lines = documentLines(engine, source, doc.id);
-    const nodes = stmt(
-      engine.db,
-      'SELECT id, title, line_start, own_end FROM tree_nodes WHERE source_id = ? AND path = ? ORDER BY line_start DESC',
-    ).all(source.id, doc.id) as { id: string; title: string; line_start: number; own_end: number }[];
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] ?? '';
-      const hay = fold ? line.toLowerCase() : line;
-      if (!wanted.every((w) => hay.includes(w))) continue;
-      const n = i + 1;
-      const deepest = nodes.find((x) => x.line_start <= n && n <= x.own_end) ?? nodes[nodes.length - 1];
-      if (!deepest) continue;
-      if (under.includes('#') && deepest.id !== under && !deepest.id.startsWith(`${under}`)) continue;
-      if (matches.length >= GREP_MAX) {
-        truncated = true;
-        break;
-      }
-      matches.push({
-        node: deepest.id,
-        title: deepest.title,
-        path: doc.id,
-        line: n,
-        text: line.slice(0, 400),
-      });
+    if (nodesOf !== path) {
+      nodesOf = path;
+      // A document's nodes are it and its `path#anchor` ids: a range of the primary key (asked by
+      // path alone, SQLite scans every node of the tree).
+      nodes = stmt(
+        engine.db,
+        `SELECT id, title, line_start, own_end FROM tree_nodes
+         WHERE source_id = ? AND id >= ? AND id < ? AND path = ? ORDER BY line_start DESC`,
+      ).all(source.id, path, `${path}$`, path) as GrepNode[];
     }
+    const deepest = nodes.find((x) => x.line_start <= line && line <= x.own_end) ?? nodes[nodes.length - 1];
+    if (!deepest) continue;
+    matches.push({ node: deepest.id, title: deepest.title, path, line, text: text.slice(0, 400) });
   }
   recordRead(
     engine,
@@ -452,6 +491,12 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
   const source = readable(engine, input.tree);
   if (!source.isGit)
     throw new AppError('unsupported', `${source.root} is a plain folder: it has no history to compare.`);
+  // A received tree has its documents, not their history (docs/TREES.md [T13]).
+  if (source.remote)
+    throw new AppError(
+      'unsupported',
+      `${source.root} is ${source.createdBy}'s repository: its history stays in their clone, so changes are read there (or connect a clone of your own).`,
+    );
   const since = await commitOf(source.root, input.since);
   if (!since) throw new AppError('not-found', `${source.root} has no commit ${input.since}.`);
   const under = input.under && input.under !== '/' ? (input.under.split('#')[0] ?? '') : '';

@@ -1,14 +1,10 @@
-/**
- * Connecting a repository, building its tree and reading it (docs/TREES.md [T1]–[T11]) on a real
- * Git repository made here with the `git` program, and on a plain folder.
- */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../commands/index.ts';
 import { memberContext } from '../commands/types.ts';
 import type { Engine } from '../engine.ts';
+import { type GitRepo, gitRepo } from '../testing/git-repo.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { buildSource } from './sources.ts';
 
@@ -16,30 +12,10 @@ let ws: TestWorkspace;
 let engine: Engine;
 let repo: string;
 
-function git(...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Ada',
-      GIT_AUTHOR_EMAIL: 'ada@example.com',
-      GIT_COMMITTER_NAME: 'Ada',
-      GIT_COMMITTER_EMAIL: 'ada@example.com',
-    },
-  });
-}
-
-function put(path: string, text: string): void {
-  const full = join(repo, path);
-  mkdirSync(dirname(full), { recursive: true });
-  writeFileSync(full, text);
-}
-
-function commit(message: string): string {
-  git('add', '-A');
-  git('commit', '-q', '-m', message);
-  return git('rev-parse', 'HEAD').trim();
-}
+let r: GitRepo;
+const git = (...args: string[]) => r.git(...args);
+const put = (path: string, text: string) => r.put(path, text);
+const commit = (message: string) => r.commit(message);
 
 const call = (name: string, input: unknown, surface: 'cli' | 'agent' = 'cli') =>
   runCommand(memberContext(engine, surface), name, input) as Promise<Record<string, unknown>>;
@@ -48,8 +24,7 @@ beforeEach(() => {
   ws = createTestWorkspace();
   engine = ws.open();
   repo = join(ws.files, 'handbook');
-  mkdirSync(repo, { recursive: true });
-  git('init', '-q', '-b', 'main');
+  r = gitRepo(repo);
 });
 afterEach(() => ws.cleanup());
 

@@ -14,6 +14,7 @@ import { type AddResult, addBytes } from '../add/add.ts';
 import { expandPaths } from '../add/add-read.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
+import { retireFile } from '../knowledge/retire.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
 import {
   currentBranch,
@@ -24,11 +25,23 @@ import {
   readBlobs,
   resolveCommit,
 } from './git.ts';
+import { refreshGrepIndex } from './grep-index.ts';
 import { assembleTree, indexablePath, PARSED_VERSION, type ParsedDocument, parseDocument } from './index.ts';
+import { SKIP_TOO_LARGE } from './paths.ts';
+import {
+  fingerprintOf,
+  type RepoOrigin,
+  recordItemId,
+  repoOriginOf,
+  repoOriginText,
+  sharedDocs,
+  type TreeRecord,
+  TreeRecordSchema,
+} from './share.ts';
 import type { BuiltTree, Change } from './types.ts';
 
 /** Bumped when the builder's output changes: a tree made by an older builder is built again. */
-const BUILDER_VERSION = 1;
+const BUILDER_VERSION = 2;
 
 type TreeState = 'not-built' | 'queued' | 'indexing' | 'ready' | 'failed' | 'off';
 
@@ -56,6 +69,8 @@ export type TreeSource = {
   builtAt: string | null;
   createdBy: string;
   createdAt: string;
+  remote: boolean;
+  waitingFor: number | null;
 };
 
 type SourceRow = {
@@ -72,6 +87,13 @@ type SourceRow = {
   built_at: string | null;
   created_by: string;
   created_at: string;
+  item_id: string | null;
+  remote: number;
+  record: string | null;
+  retired_at: string | null;
+  updated_at: string | null;
+  version: number;
+  waiting_for: number | null;
 };
 
 const EMPTY_COUNTS: TreeCounts = {
@@ -99,13 +121,20 @@ function toSource(r: SourceRow): TreeSource {
     builtAt: r.built_at,
     createdBy: r.created_by,
     createdAt: r.created_at,
+    remote: r.remote === 1,
+    waitingFor: r.remote === 1 ? r.waiting_for : null,
   };
 }
 
 /** The repositories the member can see (their scope is one of the member's). */
 export function listSources(engine: Engine): TreeSource[] {
   const scopes = engine.scopes();
-  return (stmt(engine.db, 'SELECT * FROM tree_sources ORDER BY created_at, id').all() as SourceRow[])
+  return (
+    stmt(
+      engine.db,
+      'SELECT * FROM tree_sources WHERE retired_at IS NULL ORDER BY created_at, id',
+    ).all() as SourceRow[]
+  )
     .filter((r) => canSee(scopes, r.scope))
     .map(toSource);
 }
@@ -161,7 +190,7 @@ export async function connectSource(
   const existing = stmt(engine.db, 'SELECT * FROM tree_sources WHERE id = ?').get(id) as
     | SourceRow
     | undefined;
-  if (existing) {
+  if (existing && existing.retired_at === null) {
     if (!canSee(engine.scopes(), existing.scope))
       throw new AppError('validation-failed', `${root} is connected already, in a scope you cannot see.`);
     stmt(
@@ -170,19 +199,56 @@ export async function connectSource(
     ).run(branch, id);
     return sourceOf(engine, id);
   }
+  // A disconnected repository connected again starts anew (its record is told to replicas again).
+  if (existing) stmt(engine.db, 'DELETE FROM tree_sources WHERE id = ?').run(id);
   stmt(
     engine.db,
-    `INSERT INTO tree_sources (id, root, branch, is_git, scope, state, created_by, created_at)
-     VALUES (?, ?, ?, ?, ?, 'not-built', ?, ?)`,
-  ).run(id, root, branch, top ? 1 : 0, scope, engine.user, new Date().toISOString());
+    `INSERT INTO tree_sources (id, root, branch, is_git, scope, state, created_by, created_at, item_id, version)
+     VALUES (?, ?, ?, ?, ?, 'not-built', ?, ?, ?, ?)`,
+  ).run(
+    id,
+    root,
+    branch,
+    top ? 1 : 0,
+    scope,
+    engine.user,
+    new Date().toISOString(),
+    recordItemId(engine.workspaceId, engine.user, id),
+    (existing?.version ?? 0) + 1,
+  );
   return sourceOf(engine, id);
 }
 
-/** Forgets a repository and its tree (its documents stay as files of the workspace). */
+/**
+ * Forgets a repository and its tree (its documents stay as files of the workspace). Its record
+ * stays as a tombstone, so the replicas that received the tree forget it too ([T13]). A tree
+ * received from another replica follows its creator's connection: it cannot be disconnected here.
+ */
 export function disconnectSource(engine: Engine, id?: string): { disconnected: string } {
   const source = sourceOf(engine, id);
+  if (source.remote)
+    throw new AppError(
+      'validation-failed',
+      `${source.root} is ${source.createdBy}'s repository, shared with you: it goes when they disconnect it.`,
+    );
   assertCanWrite(engine.db, engine.user, source.scope);
-  stmt(engine.db, 'DELETE FROM tree_sources WHERE id = ?').run(source.id);
+  writeTx(engine.db, () => {
+    for (const table of [
+      'tree_nodes',
+      'tree_links',
+      'tree_broken',
+      'tree_docs',
+      'tree_grep_docs',
+      'tree_grep_sources',
+    ])
+      stmt(engine.db, `DELETE FROM ${table} WHERE source_id = ?`).run(source.id);
+    const at = new Date().toISOString();
+    stmt(
+      engine.db,
+      `UPDATE tree_sources SET retired_at = ?, updated_at = ?, version = version + 1, state = 'off',
+       indexed_commit = NULL, whole_built_at = NULL WHERE id = ?`,
+    ).run(at, at, source.id);
+  });
   return { disconnected: source.id };
 }
 
@@ -204,6 +270,12 @@ type Listing = {
   changes: Map<string, Change> | null;
   /** The bytes of some entries, by path. */
   read(entries: readonly Entry[]): Promise<Map<string, Buffer>>;
+  /** A received tree: its documents are items already (by path), and the paths its record names. */
+  shared?: { items: Map<string, string>; others: string[] };
+  /** A received tree whose documents have not all arrived: how many it waits for. */
+  waitingFor?: number;
+  /** The repository's name: the root node's title. */
+  name: string;
 };
 
 /** A fingerprint of a plain folder's indexed documents: it stands for the commit a folder has not. */
@@ -213,8 +285,45 @@ function folderFingerprint(docs: readonly { path: string; blob: string }[]): str
   return `folder:${h.digest('hex').slice(0, 16)}`;
 }
 
+/** A received tree's record, as stored when it arrived (null when it cannot be read). */
+function recordOf(engine: Engine, source: TreeSource): TreeRecord | null {
+  const row = stmt(engine.db, 'SELECT record FROM tree_sources WHERE id = ?').get(source.id) as
+    | { record: string | null }
+    | undefined;
+  if (!row?.record) return null;
+  const parsed = TreeRecordSchema.safeParse(JSON.parse(row.record));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * A tree received from another replica ([T13]): its creator's documents as they are here, when
+ * they are exactly the ones its record names and their bytes are here; else how many are missing.
+ */
+function listShared(engine: Engine, source: TreeSource): Listing {
+  const record = recordOf(engine, source);
+  if (!record) throw new AppError('validation-failed', `The record of ${source.root} cannot be read.`);
+  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, record.tree);
+  const present = docs.filter((d) => engine.blobs.has(d.blob));
+  const waitingFor =
+    fingerprintOf(docs) === record.fingerprint
+      ? docs.length - present.length
+      : Math.max(1, record.documents - present.length);
+  return {
+    commit: record.commit ?? `folder:${record.fingerprint.slice(0, 16)}`,
+    entries: docs.map((d) => ({ path: d.path, blob: d.blob, size: d.size })),
+    changes: new Map(docs.flatMap((d) => (d.changed ? [[d.path, d.changed] as const] : []))),
+    async read(wanted) {
+      return new Map(wanted.map((e) => [e.path, engine.blobs.get(e.blob)]));
+    },
+    shared: { items: new Map(docs.map((d) => [d.path, d.id])), others: record.others },
+    waitingFor,
+    name: source.root,
+  };
+}
+
 /** Every file of the source's commit (Git) or of the folder as it is now, read lazily. */
-async function listSource(source: TreeSource): Promise<Listing> {
+async function listSource(engine: Engine, source: TreeSource): Promise<Listing> {
+  if (source.remote) return listShared(engine, source);
   if (source.isGit) {
     const commit = await resolveCommit(source.root, source.branch);
     if (!commit) throw new AppError('not-found', `${source.root} has no branch ${source.branch ?? 'HEAD'}.`);
@@ -222,6 +331,7 @@ async function listSource(source: TreeSource): Promise<Listing> {
     return {
       commit,
       entries,
+      name: basename(source.root),
       changes: await lastChanges(source.root, commit),
       async read(wanted) {
         const blobs = await readBlobs(
@@ -244,6 +354,7 @@ async function listSource(source: TreeSource): Promise<Listing> {
   return {
     commit: folderFingerprint(entries.filter((e) => indexablePath(e.path, e.size) === null)),
     entries,
+    name: basename(source.root),
     changes: null,
     async read(wanted) {
       const out = new Map<string, Buffer>();
@@ -330,6 +441,8 @@ function writeTree(
     parsed: Map<string, { blob: string; json: string }>;
     whole: boolean;
     skipped: number;
+    /** The record replicas build the tree from (a tree built here), made inside the transaction. */
+    record: (() => string) | null;
   },
 ): void {
   const { tree, files, parsed } = build;
@@ -425,10 +538,16 @@ function writeTree(
       stmt(db, 'UPDATE tree_sources SET incremental_builds = incremental_builds + 1 WHERE id = ?').run(
         source.id,
       );
+    if (build.record) {
+      const text = build.record();
+      stmt(
+        db,
+        `UPDATE tree_sources SET record = ?, updated_at = ?, version = version + 1
+         WHERE id = ? AND record IS NOT ?`,
+      ).run(text, at, source.id, text);
+    }
   });
 }
-
-export type BuildOutcome = { source: TreeSource; added: string[]; whole: boolean; parsed: number };
 
 type SourceBuildRow = { builder_version: number; whole_built_at: string | null; incremental_builds: number };
 
@@ -460,15 +579,43 @@ async function incrementalAllowed(
   if (row.incremental_builds >= INCREMENTAL_MAX_BUILDS) return false;
   if (Date.now() - Date.parse(row.whole_built_at) > WHOLE_BUILD_MAX_AGE_MS) return false;
   if (changedDocs > INCREMENTAL_MAX_CHANGED || changedDocs > docs / 5) return false;
-  if (source.isGit && !(await isAncestor(source.root, source.indexedCommit, commit))) return false;
+  if (source.isGit && !source.remote && !(await isAncestor(source.root, source.indexedCommit, commit)))
+    return false;
   return true;
+}
+
+/** What a build did: `waitingFor` when a received tree is still missing documents (nothing was built). */
+export type BuildOutcome = {
+  source: TreeSource;
+  added: string[];
+  whole: boolean;
+  parsed: number;
+  waitingFor?: number;
+};
+
+/** At most this many Markdown files the tree could not hold travel in its record ([T13]). */
+const RECORD_OTHERS_MAX = 5000;
+
+/**
+ * The Markdown files the repository has but the tree does not hold for their size: a link to one
+ * is not broken. The same list is what a replica receiving the tree assembles with ([T13]).
+ */
+function othersOf(listing: Listing, skipped: readonly { path: string; reason: string }[]): string[] {
+  if (listing.shared) return listing.shared.others;
+  return skipped
+    .filter((x) => x.reason === SKIP_TOO_LARGE)
+    .map((x) => x.path)
+    .sort()
+    .slice(0, RECORD_OTHERS_MAX);
 }
 
 /**
  * Builds a source's tree now: lists its files, parses the documents that changed (all of them in
- * a whole build), stores each new or changed one as a file item of its scope (the caller indexes
- * `added`), assembles the tree and writes what differs. A failure sets `failed` with the reason
- * and keeps the last good tree.
+ * a whole build), stores each new or changed one as a file item of its scope with its repository
+ * origin (the caller indexes `added`), retires the items of documents the repository no longer
+ * has, assembles the tree, writes what differs and the record replicas build it from ([T13]). A
+ * received tree is built from its creator's synced documents once they all arrived. A failure
+ * sets `failed` with the reason and keeps the last good tree.
  */
 export async function buildSource(
   engine: Engine,
@@ -477,22 +624,28 @@ export async function buildSource(
 ): Promise<BuildOutcome> {
   const source = sourceOf(engine, id);
   if (source.state === 'off') throw new AppError('validation-failed', `${source.root} is turned off.`);
-  setState(engine.db, source.id, { state: 'indexing', error: null });
   let attempted: string | null = null;
   try {
-    const listing = await listSource(source);
+    const listing = await listSource(engine, source);
+    if (listing.waitingFor) {
+      setState(engine.db, source.id, { state: 'queued', waiting_for: listing.waitingFor, error: null });
+      return {
+        source: sourceOf(engine, source.id),
+        added: [],
+        whole: false,
+        parsed: 0,
+        waitingFor: listing.waitingFor,
+      };
+    }
+    setState(engine.db, source.id, { state: 'indexing', error: null, waiting_for: null });
     attempted = listing.commit;
     setState(engine.db, source.id, { attempted_commit: listing.commit });
     const skipped: { path: string; reason: string }[] = [];
     const indexed: Entry[] = [];
-    const others: string[] = [];
     for (const e of listing.entries) {
       const reason = indexablePath(e.path, e.size);
       if (reason === null) indexed.push(e);
-      else {
-        others.push(e.path);
-        if (/\.md$/i.test(e.path)) skipped.push({ path: e.path, reason });
-      }
+      else if (/\.md$/i.test(e.path)) skipped.push({ path: e.path, reason });
     }
     const stored = new Map(
       (
@@ -530,6 +683,7 @@ export async function buildSource(
     const files = new Map<string, { blob: string; item: string | null }>();
     const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
     const reparse = new Set(toParse.map((e) => e.path));
+    const anew = new Set<string>();
     for (const e of indexed) {
       if (!reparse.has(e.path)) {
         const p = reused.get(e.path) as ParsedDocument;
@@ -542,6 +696,11 @@ export async function buildSource(
       const p = parseDocument({ path: e.path, text: b.toString('utf8'), changed: changedOf(e) });
       docs.push(p);
       parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p) });
+      if (listing.shared) {
+        // A received tree's documents are its creator's items already.
+        files.set(e.path, { blob: e.blob, item: listing.shared.items.get(e.path) ?? null });
+        continue;
+      }
       const [added, unchanged] = [result.added.length, result.unchanged.length];
       await addBytes(
         { db: engine.db, blobs: engine.blobs, workspaceId: engine.workspaceId, user: engine.user },
@@ -563,9 +722,15 @@ export async function buildSource(
           : result.unchanged.length > unchanged
             ? result.unchanged.at(-1)
             : undefined;
+      if (entry && result.added.length > added) anew.add(e.path);
       files.set(e.path, { blob: e.blob, item: entry?.id ?? null });
     }
-    const tree = assembleTree(docs, { otherPaths: others });
+    if (!listing.shared) {
+      markOrigins(engine, source, listing, { paths: toParse.map((e) => e.path), anew, changedOf, files });
+      retireRemoved(engine, source, present);
+    }
+    const others = othersOf(listing, skipped);
+    const tree = assembleTree(docs, { otherPaths: others, rootTitle: listing.name });
     writeTree(engine.db, source, {
       commit: listing.commit,
       tree,
@@ -573,7 +738,10 @@ export async function buildSource(
       parsed,
       whole,
       skipped: skipped.length,
+      record: listing.shared ? null : () => recordText(engine, source, { commit: listing.commit, others }),
     });
+    // The grep index follows the tree now, so the first grep after a build does not pay for it.
+    refreshGrepIndex(engine, source.id);
     return {
       source: sourceOf(engine, source.id),
       added: result.added.map((a) => a.id),
@@ -592,8 +760,77 @@ export async function buildSource(
   }
 }
 
+/**
+ * Each document's item carries where it came from ([T13]): the tree, its path, a commit that holds
+ * its bytes (the one it was stored at; kept while the bytes stay the same) and its last change.
+ * Only the documents this build read are looked at; a locator is written only when it differs.
+ */
+function markOrigins(
+  engine: Engine,
+  source: TreeSource,
+  listing: Listing,
+  build: {
+    paths: readonly string[];
+    anew: ReadonlySet<string>;
+    changedOf: (e: Entry) => Change | null;
+    files: ReadonlyMap<string, { blob: string; item: string | null }>;
+  },
+): void {
+  const read = stmt(engine.db, 'SELECT locator FROM items WHERE id = ?');
+  const write = stmt(engine.db, 'UPDATE items SET locator = ?, updated_at = ? WHERE id = ?');
+  const at = new Date().toISOString();
+  writeTx(engine.db, () => {
+    for (const path of build.paths) {
+      const file = build.files.get(path);
+      if (!file?.item) continue;
+      const now = read.get(file.item) as { locator: string | null } | undefined;
+      const prev = repoOriginOf(now?.locator ?? null);
+      const commit = source.isGit
+        ? !build.anew.has(path) && prev?.commit && prev.path === path
+          ? prev.commit
+          : listing.commit
+        : null;
+      const origin: RepoOrigin = {
+        type: 'repo',
+        tree: source.id,
+        path,
+        commit,
+        changed: build.changedOf({ path, blob: file.blob, size: 0 }),
+      };
+      const text = repoOriginText(origin);
+      if (now?.locator !== text) write.run(text, at, file.item);
+    }
+  });
+}
+
+/** The items of documents the repository no longer has are retired: search finds them no more. */
+function retireRemoved(engine: Engine, source: TreeSource, present: ReadonlySet<string>): void {
+  for (const d of sharedDocs(engine.db, engine.workspaceId, engine.user, source.id))
+    if (!present.has(d.path)) retireFile(engine.db, d.id);
+}
+
+/** The record of a tree built here, as replicas receive it ([T13]). */
+function recordText(engine: Engine, source: TreeSource, build: { commit: string; others: string[] }): string {
+  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, source.id);
+  const record: TreeRecord = {
+    v: 1,
+    tree: source.id,
+    branch: source.branch,
+    git: source.isGit,
+    commit: build.commit,
+    documents: docs.length,
+    fingerprint: fingerprintOf(docs),
+    others: build.others,
+  };
+  return JSON.stringify(record);
+}
+
 /** The source's tip now (the branch's commit, or the folder's fingerprint): has it moved since the indexed one? */
-export async function tipOf(source: TreeSource): Promise<string | null> {
+export async function tipOf(engine: Engine, source: TreeSource): Promise<string | null> {
+  if (source.remote) {
+    const listing = listShared(engine, source);
+    return listing.waitingFor ? null : listing.commit;
+  }
   if (source.isGit) return resolveCommit(source.root, source.branch);
-  return (await listSource(source)).commit;
+  return (await listSource(engine, source)).commit;
 }

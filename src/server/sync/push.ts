@@ -94,8 +94,10 @@ function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string |
   // An end the actor cannot see is reported exactly like a missing one: no existence oracle.
   const from = b.items.get(edge.from_id);
   const to = b.items.get(edge.to_id);
-  if (!from || !b.visible.has(from.scope)) return `edge end ${edge.from_id} not found`;
-  if (!to || !b.visible.has(to.scope)) return `edge end ${edge.to_id} not found`;
+  // A tree record is no item a link can end at (docs/SYNC_SPEC.md [S25]).
+  if (!from || !b.visible.has(from.scope) || from.storageKind === 'tree')
+    return `edge end ${edge.from_id} not found`;
+  if (!to || !b.visible.has(to.scope) || to.storageKind === 'tree') return `edge end ${edge.to_id} not found`;
   const narrowest = narrowestScope(from.scope, to.scope);
   if (narrowest === null) return 'edge ends are in scopes that cannot be compared (fails closed)';
   if (narrowest !== op.scope) return `edge scope must be ${narrowest}, the narrowest of its ends' scopes`;

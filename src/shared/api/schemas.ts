@@ -43,6 +43,7 @@ export const CitationSchema = z.object({
   lineStart: z.number().optional(),
   lineEnd: z.number().optional(),
   page: z.number().optional(),
+  repo: z.object({ path: z.string(), commit: z.string().nullable() }).optional(),
 });
 
 const SearchHitSchema = z.object({

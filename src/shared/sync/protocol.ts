@@ -8,9 +8,10 @@ import { z } from 'zod';
 /**
  * The protocol version, sent by every replica request in PROTOCOL_HEADER and answered in it. A
  * server refuses a replica that speaks an older one ([S31]): protocol 2 is the one where the server
- * checks ids, origins, clocks and blob references ([S25]–[S29]).
+ * checks ids, origins, clocks and blob references ([S25]–[S29]); protocol 3 adds tree records
+ * (storage kind `tree`, docs/TREES.md [T13]), which a replica of protocol 2 could not read.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const PROTOCOL_HEADER = 'x-brain-protocol';
 /** How far ahead of the server's clock an operation's hlc may be ([S28]); replicas never adopt more. */
 export const CLOCK_SKEW_MAX_MS = 5 * 60 * 1000;
@@ -25,14 +26,19 @@ export const RUN_WORK_MAX_CHARS = 8000;
 export const HlcSchema = z.string().regex(/^\d{13}-\d{6}-[A-Za-z0-9_-]{1,40}$/);
 
 const scope = z.string().regex(/^(org|team:[A-Za-z0-9._@-]{1,64}|user:[A-Za-z0-9._@-]{1,64})$/);
-const itemId = z.string().regex(/^[fsne]_[0-9a-f]{20}$/);
+const itemId = z.string().regex(/^[fsnet]_[0-9a-f]{20}$/);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** An item as it travels: the synced columns of `items`, plus its vector when it has one. */
+/**
+ * An item as it travels: the synced columns of `items`, plus its vector when it has one. A
+ * connected repository's tree record travels the same way (storage kind `tree`, its label the
+ * repository's name, its body the record as JSON, docs/TREES.md [T13]); replicas keep it apart
+ * from their items.
+ */
 const SyncItemSchema = z
   .object({
     id: itemId,
-    storage_kind: z.enum(['file', 'section', 'note', 'entity']),
+    storage_kind: z.enum(['file', 'section', 'note', 'entity', 'tree']),
     kind: z.string().max(100),
     label: z.string().max(2000),
     summary: z.string().max(10_000).nullable(),

@@ -12,6 +12,8 @@ import { sql as proposalSync } from './0009-proposal-sync.ts';
 import { sql as ftsMerge } from './0010-fts-merge.ts';
 import { sql as authority, run as authorityRun } from './0011-authority.ts';
 import { sql as trees } from './0012-trees.ts';
+import { sql as treeSync } from './0013-tree-sync.ts';
+import { sql as treeGrep } from './0014-tree-grep.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -29,4 +31,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0010-fts-merge', sql: ftsMerge },
   { id: '0011-authority', sql: authority, run: authorityRun },
   { id: '0012-trees', sql: trees },
+  { id: '0013-tree-sync', sql: treeSync },
+  { id: '0014-tree-grep', sql: treeGrep },
 ];

@@ -69,7 +69,9 @@ export function describeCitation(c: Citation | null | undefined): string | null 
   const where =
     describeLocator(c.locator) ??
     (c.page ? `p. ${c.page}` : c.lineStart ? lines(c.lineStart, c.lineEnd ?? c.lineStart) : null);
-  return where ? `${c.fileLabel} · ${where}` : c.fileLabel;
+  const name = c.repo?.path ?? c.fileLabel;
+  const at = c.repo?.commit ? ` @ ${c.repo.commit.slice(0, 7)}` : '';
+  return where ? `${name} · ${where}${at}` : `${name}${at}`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -3,7 +3,7 @@
  * first, a superseded document, a document with a section and a card, links and backlinks, a broken
  * link) and an engine that answers the trees.* operations over it the way src/engine/tree/reads.ts
  * does: one level a page, reads cut after a few lines with nextLine, lookups by id, path or
- * reference id.
+ * reference id, changes since EARLIER (or none since COMMIT).
  */
 import type { Inputs, Outputs } from '#shared/api/contract.ts';
 import { AppError } from '#shared/errors.ts';
@@ -17,6 +17,8 @@ type Link = Outputs['trees.read']['outgoing'][number];
 const AT = '2026-11-03T13:12:00.000Z';
 export const COMMIT = '9fceb02d0ae598e95dc970b74767f19372d61af8';
 export const TREE_ID = 'tree_3f2a9c0d1e4b5a67';
+/** The commit refunds-2019.md last changed in: what changed since it is CHANGES. */
+export const EARLIER = 'b1946ac92492d2347c6235b4d2611184e1a7c3d5';
 
 export function treeSource(patch: Partial<Source> = {}): Source {
   return {
@@ -33,6 +35,8 @@ export function treeSource(patch: Partial<Source> = {}): Source {
     builtAt: AT,
     createdBy: 'ada',
     createdAt: AT,
+    remote: false,
+    waitingFor: null,
     ...patch,
   };
 }
@@ -74,7 +78,7 @@ const N = {
     status: 'superseded',
     supersededBy: 'docs/refunds.md',
     changed: {
-      commit: 'b1946ac92492d2347c6235b4d2611184',
+      commit: EARLIER,
       date: '2019-04-01T09:00:00Z',
       subject: 'Add refunds',
     },
@@ -277,6 +281,46 @@ function lookupOf(input: Inputs['trees.lookup']): Outputs['trees.lookup'] {
   return { tree: TREE_ID, commit: COMMIT, matches };
 }
 
+/** Since EARLIER: a modified document with a changed section and card, one of each other status. */
+export const CHANGES: Outputs['trees.changes'] = {
+  tree: TREE_ID,
+  since: EARLIER,
+  commit: COMMIT,
+  documents: [
+    { path: 'docs/refunds.md', status: 'modified', oldPath: null, linesAdded: 3, linesRemoved: 1 },
+    { path: 'guides/escalation.md', status: 'added', oldPath: null, linesAdded: 4, linesRemoved: 0 },
+    {
+      path: 'docs/shipping.md',
+      status: 'renamed',
+      oldPath: 'docs/delivery.md',
+      linesAdded: null,
+      linesRemoved: null,
+    },
+    { path: 'docs/faq.md', status: 'deleted', oldPath: null, linesAdded: 0, linesRemoved: 12 },
+  ],
+  nodes: [
+    { node: N.window.id, title: N.window.title, path: N.window.path },
+    { node: N.card.id, title: N.card.title, path: N.card.path },
+  ],
+  linesKnown: true,
+  truncated: false,
+};
+
+function changesOf(sources: Source[], input: Inputs['trees.changes']): Outputs['trees.changes'] {
+  const s = sources.find((x) => x.id === (input.tree ?? TREE_ID)) ?? treeSource();
+  if (!s.isGit)
+    throw new AppError('unsupported', `${s.root} is a plain folder: it has no history to compare.`);
+  if (s.remote)
+    throw new AppError(
+      'unsupported',
+      `${s.root} is ${s.createdBy}'s repository: its history stays in their clone, so changes are read there (or connect a clone of your own).`,
+    );
+  if (EARLIER.startsWith(input.since)) return CHANGES;
+  if (COMMIT.startsWith(input.since))
+    return { ...CHANGES, since: COMMIT, documents: [], nodes: [], truncated: false };
+  throw new AppError('not-found', `${s.root} has no commit ${input.since}.`);
+}
+
 /** An engine with the handbook connected (or `sources`, or none with []), answering every trees.* read. */
 export function treesEngine(sources: Source[] = [treeSource()]): FakeTransport {
   const t = fakeTransport(shellAnswers());
@@ -292,6 +336,7 @@ export function treesEngine(sources: Source[] = [treeSource()]): FakeTransport {
     links: [{ from: 'guides/escalation.md', target: 'guides/old-process.md' }],
     truncated: false,
   }));
+  t.answer('trees.changes', (input) => changesOf(sources, input));
   t.answer('trees.rebuild', (input) => ({ ...treeSource(), id: input.tree ?? TREE_ID }));
   t.answer('trees.disconnect', (input) => ({ disconnected: input.tree ?? TREE_ID }));
   return t;

@@ -50,6 +50,10 @@ const SourceSchema = z.object({
   builtAt: z.string().nullable(),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** Connected on another replica and built here from its synced documents (no repository here). */
+  remote: z.boolean(),
+  /** A received tree waits for these many of its documents (or their bytes) to arrive. */
+  waitingFor: z.number().nullable(),
 });
 const NodeSchema = z.object({
   id: z.string(),

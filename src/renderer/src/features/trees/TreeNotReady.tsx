@@ -34,9 +34,11 @@ export function TreeNotReady({ source, rebuilding, onRebuild }: TreeNotReadyProp
             : 'The tree is not built yet'}
       </h2>
       <p className="empty__text">
-        {busy
-          ? 'It shows here as soon as the build is done.'
-          : `Build it from ${source.branch ? `the tip of ${source.branch}` : 'the folder as it is now'} to read it.`}
+        {source.remote && source.waitingFor
+          ? `Shared by ${source.createdBy}: waiting for ${source.waitingFor} of its documents from the workspace server.`
+          : busy
+            ? 'It shows here as soon as the build is done.'
+            : `Build it from ${source.branch ? `the tip of ${source.branch}` : 'the folder as it is now'} to read it.`}
       </p>
       {busy ? null : <div className="empty__actions">{rebuild}</div>}
     </div>

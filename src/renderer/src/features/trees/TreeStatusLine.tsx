@@ -59,20 +59,33 @@ export function TreeStatusLine({
         <span className="scope-badge" title="Scope: who can read this tree">
           {source.scope}
         </span>
+        {source.remote ? (
+          <span className="muted" title="Connected on their replica; built here from the documents it shared">
+            Shared by {source.createdBy}
+          </span>
+        ) : null}
         <span className="toolbar__spacer" />
         <button type="button" className="button button--small" onClick={onRebuild} disabled={rebuilding}>
           <RefreshCw size={13} aria-hidden="true" className={rebuilding ? 'spin' : undefined} />
           {rebuilding ? 'Rebuilding…' : 'Rebuild'}
         </button>
-        <button
-          type="button"
-          className="button button--small button--ghost"
-          onClick={() => setConfirming(true)}
-        >
-          <Unplug size={13} aria-hidden="true" />
-          Disconnect
-        </button>
+        {source.remote ? null : (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            onClick={() => setConfirming(true)}
+          >
+            <Unplug size={13} aria-hidden="true" />
+            Disconnect
+          </button>
+        )}
       </div>
+      {source.remote && source.waitingFor ? (
+        <p className="notice trees__notice" role="status">
+          Waiting for {source.waitingFor} document{source.waitingFor === 1 ? '' : 's'} from the workspace
+          server; the tree is built again once they arrive.
+        </p>
+      ) : null}
       {source.state === 'failed' && source.indexedCommit ? (
         <p className="notice notice--error trees__notice" role="status">
           The last build failed{source.attemptedCommit ? ` at ${shortCommit(source.attemptedCommit)}` : ''}:{' '}
