@@ -288,6 +288,36 @@ forEachBackend('the server is the authority', (backend) => {
     ]);
   });
 
+  it('[S25] a tree record is changed only by its creator, and no link ends at one', async () => {
+    const e = env();
+    const mallory = await e.admin.join('mallory');
+    const record = itemId('tree_0123456789abcdef', 't', 'admin');
+    const body = { item: { kind: 'tree', body: '{"v":1}', origin_source: 'tree' } };
+    expect((await e.admin.push([buildItemOp(record, 'org', body)])).refused).toEqual([]);
+    // Mallory may edit an org note of the admin's (last writer wins), but not the tree's record.
+    const edit = await mallory.push([
+      buildItemOp(record, 'org', { hlc: hlc(5), item: { ...body.item, body: '{"v":1,"fake":true}' } }),
+    ]);
+    expect(reasons(edit)).toEqual([`tree ${record} is admin's: only they change its record`]);
+    // Nor retire it.
+    const retire = await mallory.push([
+      buildItemOp(record, 'org', {
+        hlc: hlc(6),
+        item: { ...body.item, retired_at: '2026-01-02T00:00:00.000Z' },
+      }),
+    ]);
+    expect(reasons(retire)).toEqual([`tree ${record} is admin's: only they change its record`]);
+    // A record of her own is hers; a link to or from a record is refused like a missing end.
+    const hers = itemId('tree_0123456789abcdef', 't', 'mallory');
+    const note = itemId('pointer', 'n', 'mallory');
+    const r = await mallory.push([
+      buildItemOp(hers, 'org', body),
+      buildItemOp(note, 'org'),
+      buildEdgeOp(note, record, 'org'),
+    ]);
+    expect(reasons(r)).toEqual([`edge end ${record} not found`]);
+  });
+
   it('[S25] two members’ files at the same path are two items; both sync', async () => {
     const e = env();
     const bob = await e.admin.join('bob');

@@ -5,21 +5,23 @@
  * workspace id), and buildItem fills the source key, kind and origin that id stands for.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { deriveItemId, expectedEdgeId, type Sha256Hex } from '#shared/ids.ts';
+import { deriveItemId, expectedEdgeId, type IdKind, type Sha256Hex } from '#shared/ids.ts';
 import type { Op, SyncEdge, SyncItem, SyncProposal } from '#shared/sync/protocol.ts';
-import type { StorageKind } from '#shared/types.ts';
 
 export const TEST_WORKSPACE = 'w_00000000000000000001';
 
 const sha: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
-const KINDS: Record<'n' | 'f' | 'e', StorageKind> = { n: 'note', f: 'file', e: 'entity' };
-type Made = { storage_kind: StorageKind; source_key: string; origin_actor: string; file_id?: string };
+const KINDS: Record<'n' | 'f' | 'e' | 't', IdKind> = { n: 'note', f: 'file', e: 'entity', t: 'tree' };
+type Made = { storage_kind: IdKind; source_key: string; origin_actor: string; file_id?: string };
 const made = new Map<string, Made>();
 
-/** The id `owner` gives a note (`n`) or file (`f`) named `name`; an entity (`e`) is made in `owner` = its scope. */
+/**
+ * The id `owner` gives a note (`n`), file (`f`) or tree record (`t`) named `name`; an entity (`e`)
+ * is made in `owner` = its scope.
+ */
 export function itemId(
   name: string,
-  kind: 'n' | 'f' | 'e' = 'n',
+  kind: 'n' | 'f' | 'e' | 't' = 'n',
   owner = 'admin',
   workspace = TEST_WORKSPACE,
 ): string {

@@ -60,12 +60,16 @@ function anchorsOf(doc: ParsedDocument): Anchors {
   return { exact, lower };
 }
 
+function anchorOf(anchors: Anchors, fragment: string): string | null {
+  return anchors.exact.get(fragment) ?? anchors.lower.get(fragment.toLowerCase()) ?? null;
+}
+
+const USER_CONTENT = /^user-content-/i;
+
 function findAnchor(anchors: Anchors, fragment: string): string | null {
-  for (const f of [fragment, fragment.replace(/^user-content-/i, '')]) {
-    const hit = anchors.exact.get(f) ?? anchors.lower.get(f.toLowerCase());
-    if (hit) return hit;
-  }
-  return null;
+  const hit = anchorOf(anchors, fragment);
+  if (hit || !USER_CONTENT.test(fragment)) return hit;
+  return anchorOf(anchors, fragment.replace(USER_CONTENT, ''));
 }
 
 export function resolveLinks(input: LinkInput): LinkResult {
@@ -106,9 +110,12 @@ export function resolveLinks(input: LinkInput): LinkResult {
   for (const doc of input.docs) {
     for (const ref of doc.refs) {
       if (ref.kind === 'mention') {
-        const others = (input.definers.get(ref.id) ?? []).filter((n) => n !== ref.from);
-        if (others.length >= 1 && others.length <= MAX_MENTION_DEFINERS) {
-          for (const to of others) add(ref.from, to, 'mention', ref.line);
+        const definers = input.definers.get(ref.id);
+        if (!definers) continue;
+        let others = 0;
+        for (const n of definers) if (n !== ref.from) others++;
+        if (others >= 1 && others <= MAX_MENTION_DEFINERS) {
+          for (const to of definers) if (to !== ref.from) add(ref.from, to, 'mention', ref.line);
         }
         continue;
       }
@@ -133,6 +140,13 @@ export function resolveLinks(input: LinkInput): LinkResult {
   const outgoing = new Map<string, TreeLink[]>();
   const totals = new Map<string, number>();
   for (const [from, list] of perNode) {
+    const only = list.length === 1 ? list[0] : undefined;
+    if (only) {
+      // One link: nothing to drop or order.
+      totals.set(from, 1);
+      outgoing.set(from, [{ from, to: only.to, kind: only.kind, line: only.line }]);
+      continue;
+    }
     const linked = new Set(list.filter((l) => l.kind === 'link').map((l) => l.to));
     const seen = new Set<string>();
     const distinct: TreeLink[] = [];

@@ -30,26 +30,32 @@ export type RepoOrigin = {
   changed: Change | null;
 };
 
-const ChangeSchema = z
-  .object({ commit: z.string().max(200), date: z.string().max(40), subject: z.string().max(1000) })
-  .strict();
+const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+const isTextOrNull = (v: unknown, max: number) => v === null || isText(v, max);
 
-const RepoOriginSchema = z
-  .object({
-    type: z.literal('repo'),
-    tree: z.string().max(100),
-    path: z.string().max(4000),
-    commit: z.string().max(200).nullable(),
-    changed: ChangeSchema.nullable(),
-  })
-  .strict();
+function isChange(v: unknown): v is Change {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  return isText(c.commit, 200) && isText(c.date, 40) && isText(c.subject, 1000);
+}
 
-/** The repository origin of a file item's locator, or null (another kind of locator, or none). */
+/**
+ * The repository origin of a file item's locator, or null (another kind of locator, or none).
+ * Checked by hand, not with a schema: a build reads every document's origin.
+ */
 export function repoOriginOf(locator: string | null): RepoOrigin | null {
-  if (!locator?.includes('"repo"')) return null;
+  if (!locator?.startsWith('{"type":"repo"')) return null;
   try {
-    const parsed = RepoOriginSchema.safeParse(JSON.parse(locator));
-    return parsed.success ? parsed.data : null;
+    const o = JSON.parse(locator) as Record<string, unknown>;
+    if (!isText(o.tree, 100) || !isText(o.path, 4000) || !isTextOrNull(o.commit, 200)) return null;
+    if (o.changed !== null && !isChange(o.changed)) return null;
+    return {
+      type: 'repo',
+      tree: o.tree,
+      path: o.path,
+      commit: (o.commit as string | null) ?? null,
+      changed: (o.changed as Change | null) ?? null,
+    };
   } catch {
     return null;
   }
@@ -100,7 +106,13 @@ export type SharedDoc = { id: string; path: string; blob: string; size: number; 
  * The live documents of a tree here: file items under its key prefix whose ids the creator's
  * namespace gives (a look-alike key in anyone else's namespace is not one of them).
  */
-export function sharedDocs(db: Db, workspaceId: string, creator: string, tree: string): SharedDoc[] {
+export function sharedDocs(
+  db: Db,
+  workspaceId: string,
+  creator: string,
+  tree: string,
+  only?: (path: string) => boolean,
+): SharedDoc[] {
   const prefix = `tree:${tree}:`;
   const rows = stmt(
     db,
@@ -116,6 +128,7 @@ export function sharedDocs(db: Db, workspaceId: string, creator: string, tree: s
   }[];
   const out: SharedDoc[] = [];
   for (const r of rows) {
+    if (only && !only(r.source_key.slice(prefix.length))) continue;
     if (ownedItemId(workspaceId, 'file', creator, r.source_key) !== r.id) continue;
     out.push({
       id: r.id,

@@ -377,7 +377,54 @@ function countsOf(tree: BuiltTree, skipped: number): TreeCounts {
   };
 }
 
-type StoredDoc = { path: string; blob: string; parsed: string; item: string | null };
+/** A document the last build stored: from this process's memo (parsed) or the database (its JSON). */
+type StoredDoc = { blob: string; item: string | null; doc: ParsedDocument | null; json: string | null };
+
+/**
+ * What the last build in this process wrote, by database and source ([T4] in docs/TREES.md): the
+ * next build of the same source compares with it instead of reading every stored node, link and
+ * parsed document again, which is what keeps a host's one-file build short. It stands only while
+ * the source is at the build that made it (the same `built_at`): a build by another process, a
+ * disconnect or a write that failed leaves it unused, and the database is read as before.
+ */
+type BuildMemo = {
+  builtAt: string;
+  /** The workspace and user it was made under: joining a server re-keys the items it names. */
+  owner: string;
+  docs: Map<string, StoredDoc>;
+  nodes: Map<string, string>;
+  links: Map<string, string>;
+};
+const memos = new WeakMap<Db, Map<string, BuildMemo>>();
+
+function memoOf(db: Db, sourceId: string, owner: string): BuildMemo | null {
+  const memo = memos.get(db)?.get(sourceId);
+  if (!memo || memo.owner !== owner) return null;
+  const row = stmt(db, 'SELECT built_at FROM tree_sources WHERE id = ?').get(sourceId) as
+    | { built_at: string | null }
+    | undefined;
+  return row?.built_at === memo.builtAt ? memo : null;
+}
+
+function keepMemo(db: Db, sourceId: string, memo: BuildMemo): void {
+  let bySource = memos.get(db);
+  if (!bySource) {
+    bySource = new Map();
+    memos.set(db, bySource);
+  }
+  bySource.set(sourceId, memo);
+}
+
+/** The documents the last build stored: the memo's, else read from the database. */
+function storedDocs(db: Db, sourceId: string, memo: BuildMemo | null): Map<string, StoredDoc> {
+  if (memo) return memo.docs;
+  const rows = stmt(
+    db,
+    `SELECT d.path, d.blob, d.parsed, n.item_id AS item FROM tree_docs d
+     LEFT JOIN tree_nodes n ON n.source_id = d.source_id AND n.id = d.path WHERE d.source_id = ?`,
+  ).all(sourceId) as { path: string; blob: string; parsed: string; item: string | null }[];
+  return new Map(rows.map((r) => [r.path, { blob: r.blob, item: r.item, doc: null, json: r.parsed }]));
+}
 
 /** The columns of a node row, in order, as one build writes them (compared to write only what differs). */
 function nodeValues(n: BuiltTree['nodes'][number], file: { blob: string; item: string | null } | undefined) {
@@ -438,14 +485,23 @@ function writeTree(
     commit: string;
     tree: BuiltTree;
     files: Map<string, { blob: string; item: string | null }>;
-    parsed: Map<string, { blob: string; json: string }>;
+    /** The documents this build parsed (all of them in a whole build), to store for the next one. */
+    parsed: Map<string, { blob: string; json: string; doc: ParsedDocument }>;
+    /** Every document of the tree, parsed now or taken as stored. */
+    docs: Map<string, StoredDoc>;
+    /** What the last build stored, when this process still knows it. */
+    memo: BuildMemo | null;
+    owner: string;
     whole: boolean;
     skipped: number;
     /** The record replicas build the tree from (a tree built here), made inside the transaction. */
     record: (() => string) | null;
   },
 ): void {
-  const { tree, files, parsed } = build;
+  const { tree, files, parsed, memo } = build;
+  const nodeTexts = new Map<string, string>();
+  const linkTexts = new Map<string, string>();
+  let at = '';
   writeTx(db, () => {
     const now = stmt(db, 'SELECT indexed_commit FROM tree_sources WHERE id = ?').get(source.id) as
       | { indexed_commit: string | null }
@@ -454,13 +510,15 @@ function writeTree(
     if (now.indexed_commit !== source.indexedCommit)
       throw new AppError('conflict', `${source.root} was built by another process meanwhile: build again.`);
     // Nodes: compare each with the stored row.
-    const stored = new Map(
-      (
-        stmt(db, `SELECT id, ${NODE_COLUMNS.join(', ')} FROM tree_nodes WHERE source_id = ?`).all(
-          source.id,
-        ) as Record<string, unknown>[]
-      ).map((r) => [String(r.id), JSON.stringify(NODE_COLUMNS.map((c) => r[c]))]),
-    );
+    const stored =
+      memo?.nodes ??
+      new Map(
+        (
+          stmt(db, `SELECT id, ${NODE_COLUMNS.join(', ')} FROM tree_nodes WHERE source_id = ?`).all(
+            source.id,
+          ) as Record<string, unknown>[]
+        ).map((r) => [String(r.id), JSON.stringify(NODE_COLUMNS.map((c) => r[c]))]),
+      );
     const upsert = stmt(
       db,
       `INSERT OR REPLACE INTO tree_nodes (source_id, id, ${NODE_COLUMNS.join(', ')})
@@ -470,22 +528,25 @@ function writeTree(
     for (const n of tree.nodes) {
       keep.add(n.id);
       const values = nodeValues(n, n.kind === 'document' ? files.get(n.path) : undefined);
-      if (stored.get(n.id) !== JSON.stringify(values)) upsert.run(source.id, n.id, ...values);
+      const text = JSON.stringify(values);
+      nodeTexts.set(n.id, text);
+      if (stored.get(n.id) !== text) upsert.run(source.id, n.id, ...values);
     }
     const dropNode = stmt(db, 'DELETE FROM tree_nodes WHERE source_id = ? AND id = ?');
     for (const id of stored.keys()) if (!keep.has(id)) dropNode.run(source.id, id);
     // Links and broken links: rewritten for the nodes whose list differs.
     const links = new Map<string, BuiltTree['links']>();
     for (const l of tree.links) links.set(l.from, [...(links.get(l.from) ?? []), l]);
-    const storedLinks = new Map<string, string>();
-    for (const r of stmt(
-      db,
-      'SELECT from_id, ordinal, to_id, kind, line FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal',
-    ).all(source.id) as { from_id: string; to_id: string; kind: string; line: number }[]) {
-      const list = storedLinks.get(r.from_id);
-      const item = JSON.stringify([r.to_id, r.kind, r.line]);
-      storedLinks.set(r.from_id, list ? `${list},${item}` : item);
-    }
+    const storedLinks = memo?.links ?? new Map<string, string>();
+    if (!memo)
+      for (const r of stmt(
+        db,
+        'SELECT from_id, ordinal, to_id, kind, line FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal',
+      ).all(source.id) as { from_id: string; to_id: string; kind: string; line: number }[]) {
+        const list = storedLinks.get(r.from_id);
+        const item = JSON.stringify([r.to_id, r.kind, r.line]);
+        storedLinks.set(r.from_id, list ? `${list},${item}` : item);
+      }
     const dropLinks = stmt(db, 'DELETE FROM tree_links WHERE source_id = ? AND from_id = ?');
     const addLink = stmt(
       db,
@@ -493,6 +554,7 @@ function writeTree(
     );
     for (const [from, list] of links) {
       const text = list.map((l) => JSON.stringify([l.to, l.kind, l.line])).join(',');
+      linkTexts.set(from, text);
       if (storedLinks.get(from) === text) continue;
       dropLinks.run(source.id, from);
       list.forEach((l, i) => {
@@ -506,24 +568,25 @@ function writeTree(
       'INSERT INTO tree_broken (source_id, ordinal, from_id, target) VALUES (?, ?, ?, ?)',
     );
     for (const [i, b] of tree.broken.entries()) broken.run(source.id, i, b.from, b.target);
-    // The parsed documents, for the next incremental build.
-    const storedDocs = new Map(
-      (
-        stmt(db, 'SELECT path, blob FROM tree_docs WHERE source_id = ?').all(source.id) as {
-          path: string;
-          blob: string;
-        }[]
-      ).map((r) => [r.path, r.blob]),
-    );
+    // The parsed documents, for the next incremental build: those parsed now (new bytes, or the
+    // same bytes with another last change), and none the tree no longer has.
+    const before =
+      memo?.docs ??
+      new Map(
+        (
+          stmt(db, 'SELECT path, blob FROM tree_docs WHERE source_id = ?').all(source.id) as {
+            path: string;
+          }[]
+        ).map((r) => [r.path, null]),
+      );
     const putDoc = stmt(
       db,
       'INSERT OR REPLACE INTO tree_docs (source_id, path, blob, parsed) VALUES (?, ?, ?, ?)',
     );
-    for (const [path, d] of parsed)
-      if (build.whole || storedDocs.get(path) !== d.blob) putDoc.run(source.id, path, d.blob, d.json);
+    for (const [path, d] of parsed) putDoc.run(source.id, path, d.blob, d.json);
     const dropDoc = stmt(db, 'DELETE FROM tree_docs WHERE source_id = ? AND path = ?');
-    for (const path of storedDocs.keys()) if (!parsed.has(path)) dropDoc.run(source.id, path);
-    const at = new Date().toISOString();
+    for (const path of before.keys()) if (!build.docs.has(path)) dropDoc.run(source.id, path);
+    at = new Date().toISOString();
     setState(db, source.id, {
       state: 'ready',
       indexed_commit: build.commit,
@@ -546,6 +609,13 @@ function writeTree(
          WHERE id = ? AND record IS NOT ?`,
       ).run(text, at, source.id, text);
     }
+  });
+  keepMemo(db, source.id, {
+    builtAt: at,
+    owner: build.owner,
+    docs: build.docs,
+    nodes: nodeTexts,
+    links: linkTexts,
   });
 }
 
@@ -647,22 +717,17 @@ export async function buildSource(
       if (reason === null) indexed.push(e);
       else if (/\.md$/i.test(e.path)) skipped.push({ path: e.path, reason });
     }
-    const stored = new Map(
-      (
-        stmt(
-          engine.db,
-          `SELECT d.path, d.blob, d.parsed, n.item_id AS item FROM tree_docs d
-           LEFT JOIN tree_nodes n ON n.source_id = d.source_id AND n.id = d.path WHERE d.source_id = ?`,
-        ).all(source.id) as StoredDoc[]
-      ).map((d) => [d.path, d]),
-    );
+    const owner = `${engine.workspaceId}\0${engine.user}`;
+    const memo = memoOf(engine.db, source.id, owner);
+    const stored = storedDocs(engine.db, source.id, memo);
     const changedOf = (e: Entry) => listing.changes?.get(e.path) ?? null;
-    // Each stored document is parsed from JSON once, and only when its bytes are the same.
+    // Each stored document is parsed from JSON once (none with the memo), and only when its bytes
+    // are the same.
     const reused = new Map<string, ParsedDocument>();
     for (const e of indexed) {
       const d = stored.get(e.path);
       if (!d || d.blob !== e.blob) continue;
-      const p = JSON.parse(d.parsed) as ParsedDocument;
+      const p = d.doc ?? (JSON.parse(d.json ?? 'null') as ParsedDocument);
       if (p.version === PARSED_VERSION && JSON.stringify(p.changed) === JSON.stringify(changedOf(e)))
         reused.set(e.path, p);
     }
@@ -678,7 +743,8 @@ export async function buildSource(
     ));
     const toParse = whole ? indexed : fresh;
     const bytes = await listing.read(toParse);
-    const parsed = new Map<string, { blob: string; json: string }>();
+    const parsed = new Map<string, { blob: string; json: string; doc: ParsedDocument }>();
+    const treeDocs = new Map<string, StoredDoc>();
     const docs: ParsedDocument[] = [];
     const files = new Map<string, { blob: string; item: string | null }>();
     const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
@@ -688,17 +754,20 @@ export async function buildSource(
       if (!reparse.has(e.path)) {
         const p = reused.get(e.path) as ParsedDocument;
         docs.push(p);
-        parsed.set(e.path, { blob: e.blob, json: stored.get(e.path)?.parsed ?? JSON.stringify(p) });
-        files.set(e.path, { blob: e.blob, item: stored.get(e.path)?.item ?? null });
+        const item = stored.get(e.path)?.item ?? null;
+        files.set(e.path, { blob: e.blob, item });
+        treeDocs.set(e.path, { blob: e.blob, item, doc: p, json: null });
         continue;
       }
       const b = bytes.get(e.path) ?? Buffer.alloc(0);
       const p = parseDocument({ path: e.path, text: b.toString('utf8'), changed: changedOf(e) });
       docs.push(p);
-      parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p) });
+      parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p), doc: p });
       if (listing.shared) {
         // A received tree's documents are its creator's items already.
-        files.set(e.path, { blob: e.blob, item: listing.shared.items.get(e.path) ?? null });
+        const item = listing.shared.items.get(e.path) ?? null;
+        files.set(e.path, { blob: e.blob, item });
+        treeDocs.set(e.path, { blob: e.blob, item, doc: p, json: null });
         continue;
       }
       const [added, unchanged] = [result.added.length, result.unchanged.length];
@@ -724,6 +793,7 @@ export async function buildSource(
             : undefined;
       if (entry && result.added.length > added) anew.add(e.path);
       files.set(e.path, { blob: e.blob, item: entry?.id ?? null });
+      treeDocs.set(e.path, { blob: e.blob, item: entry?.id ?? null, doc: p, json: null });
     }
     if (!listing.shared) {
       markOrigins(engine, source, listing, { paths: toParse.map((e) => e.path), anew, changedOf, files });
@@ -736,6 +806,9 @@ export async function buildSource(
       tree,
       files,
       parsed,
+      docs: treeDocs,
+      memo,
+      owner,
       whole,
       skipped: skipped.length,
       record: listing.shared ? null : () => recordText(engine, source, { commit: listing.commit, others }),
@@ -805,8 +878,8 @@ function markOrigins(
 
 /** The items of documents the repository no longer has are retired: search finds them no more. */
 function retireRemoved(engine: Engine, source: TreeSource, present: ReadonlySet<string>): void {
-  for (const d of sharedDocs(engine.db, engine.workspaceId, engine.user, source.id))
-    if (!present.has(d.path)) retireFile(engine.db, d.id);
+  const gone = sharedDocs(engine.db, engine.workspaceId, engine.user, source.id, (p) => !present.has(p));
+  for (const d of gone) retireFile(engine.db, d.id);
 }
 
 /** The record of a tree built here, as replicas receive it ([T13]). */

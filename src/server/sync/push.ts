@@ -53,6 +53,9 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
   // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
   if (current && !b.visible.has(current.scope))
     return `item ${item.id} is in a scope ${b.actor.user} cannot write`;
+  // A tree record says what its creator's repository holds: nobody else may change it ([S25]).
+  if (item.storage_kind === 'tree' && current?.createdBy && current.createdBy !== b.actor.user)
+    return `tree ${item.id} is ${current.createdBy}'s: only they change its record`;
   const file = item.file_id ? b.items.get(item.file_id) : undefined;
   const more =
     (await moveRefusal(b, item, current)) ??
