@@ -17,8 +17,10 @@ import { BrainHost } from '#engine/host/host.ts';
 import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { OPERATIONS } from '#shared/api/contract.ts';
 import { createAgentServer } from '../src/hosts/mcp/server.ts';
+import { accessCases } from './parity/access.cases.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
 import { chatCases, workspaceCases } from './parity/chat.cases.ts';
+import { factCases } from './parity/facts.cases.ts';
 import { fileCases } from './parity/files.cases.ts';
 import { graphCases } from './parity/graph.cases.ts';
 import { type InboxCase, inboxCases } from './parity/inbox.cases.ts';
@@ -148,6 +150,8 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   chat: chatCases,
   workspace: workspaceCases,
   trees: treeCases,
+  access: accessCases,
+  facts: factCases,
   // Last: re-indexing the file runs on in the hosts' background.
   files: fileCases,
 };

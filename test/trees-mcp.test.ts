@@ -7,10 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
+import { callTool, mcpAgent } from './mcp-agent.ts';
 
 let ws: CliWorkspace;
 let repo: string;
@@ -30,22 +30,8 @@ function git(...args: string[]): string {
   });
 }
 
-async function agent(...args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    ...ws.command('mcp', '--agent', 'reader', ...args),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'reader', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-async function tool<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
-  const r = await client.callTool({ name, arguments: args });
-  if (r.isError) throw new Error(JSON.stringify(r.content));
-  return r.structuredContent as T;
-}
+const agent = (...args: string[]) => mcpAgent(ws, 'reader', clients, ...args);
+const tool = callTool;
 
 beforeAll(async () => {
   ws = cliWorkspace('brain-trees-mcp-');

@@ -1,5 +1,6 @@
 /** `brain`: the command line over the engine. */
 import { Command, CommanderError } from 'commander';
+import { registerAccessCheck } from './commands/access-check.ts';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
 import { registerAsk, registerChat } from './commands/chat.ts';
@@ -7,6 +8,7 @@ import { registerConfig } from './commands/config.ts';
 import { registerContext } from './commands/context.ts';
 import { registerDossier } from './commands/dossier.ts';
 import { registerEntities } from './commands/entities.ts';
+import { registerFact } from './commands/fact.ts';
 import { registerFiles } from './commands/files.ts';
 import { registerGraph } from './commands/graph.ts';
 import { registerInbox } from './commands/inbox.ts';
@@ -56,12 +58,14 @@ export function buildProgram(): Command {
   registerModel(program);
   registerMcp(program);
   registerActivity(program);
+  registerAccessCheck(program);
   registerSync(program);
   registerTeams(program);
   registerEntities(program);
   registerDossier(program);
   registerGraph(program);
   registerMention(program);
+  registerFact(program);
   registerLink(program);
   registerNeighborhood(program);
   registerAsk(program);

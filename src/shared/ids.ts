@@ -69,12 +69,31 @@ export function deriveEdgeId(
  * it: a mention by where it is in its item (`start-end`), else by the name used.
  */
 export function edgeDiscriminator(type: string, props: string | null): string {
+  if (type === 'FACT' && props) return factDiscriminator(props);
   if (type !== 'MENTIONS' || !props) return '';
   try {
     const p = JSON.parse(props) as { span?: { start?: unknown; end?: unknown } | null; name?: unknown };
     if (p.span && typeof p.span.start === 'number' && typeof p.span.end === 'number')
       return `${p.span.start}-${p.span.end}`;
     return typeof p.name === 'string' ? `name:${p.name}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A fact a source states about an entity (docs/FACTS.md [K2]) is told apart by what it states: its
+ * attribute and its statement, normalised (case and spacing).
+ */
+export function factKey(attribute: string | null, statement: string): string {
+  return `${(attribute ?? '').trim().toLowerCase()}\u0000${statement.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
+}
+
+function factDiscriminator(props: string): string {
+  try {
+    const p = JSON.parse(props) as { attribute?: unknown; statement?: unknown };
+    if (typeof p.statement !== 'string') return '';
+    return `fact:${factKey(typeof p.attribute === 'string' ? p.attribute : null, p.statement)}`;
   } catch {
     return '';
   }

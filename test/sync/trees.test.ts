@@ -1,19 +1,17 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { addBytes } from '#engine/add/add.ts';
 import { runCommand } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import type { Engine } from '#engine/engine.ts';
-import { connect, syncNow } from '#engine/sync/index.ts';
+import { syncNow } from '#engine/sync/index.ts';
 import { gitRepo } from '#engine/testing/git-repo.ts';
-import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 import { buildDueTrees } from '#engine/tree/due.ts';
 import { recordItemId } from '#engine/tree/share.ts';
 import { buildSource } from '#engine/tree/sources.ts';
 import { forEachBackend, useServer } from '../server/harness.ts';
-
-type Replica = { engine: Engine; ws: TestWorkspace };
+import { type Replica, useReplicas } from './replicas.ts';
 
 const git = (repo: string, ...args: string[]) => gitRepo(repo, { init: false }).git(...args);
 const put = (repo: string, path: string, text: string) => gitRepo(repo, { init: false }).put(path, text);
@@ -44,22 +42,7 @@ async function settle(...replicas: Replica[]): Promise<void> {
 
 forEachBackend('[T13] trees between replicas', (backend) => {
   const env = useServer(backend);
-  let replicas: Replica[] = [];
-  beforeEach(() => {
-    replicas = [];
-  });
-  afterEach(async () => {
-    for (const r of replicas) await r.ws.cleanup();
-  });
-
-  async function replica(user: string, teams: string[] = []): Promise<Replica> {
-    const ws = createTestWorkspace();
-    const r = { engine: ws.open(), ws };
-    replicas.push(r);
-    const code = await env().admin.invite({ user, teams });
-    expect((await connect(r.engine, env().url, code)).syncError).toBeNull();
-    return r;
-  }
+  const replica = useReplicas(env);
 
   function handbook(r: Replica): string {
     const repo = join(r.ws.files, 'handbook');

@@ -15,7 +15,9 @@ import {
   type ParsedInputOf,
 } from '#shared/api/operation.ts';
 import { AppError } from '#shared/errors.ts';
+import { accessHandlers } from './access.ts';
 import { chatHandlers } from './chat.ts';
+import { factHandlers } from './facts.ts';
 import { fileHandlers } from './files.ts';
 import { graphHandlers } from './graph.ts';
 import { inboxHandlers } from './inbox.ts';
@@ -37,6 +39,7 @@ const HANDLERS: Record<string, Handler> = {
   'context.get': contextGet,
   'notes.add': notesAdd,
   ...graphHandlers,
+  ...factHandlers,
   ...inboxHandlers,
   ...knowledgeHandlers,
   ...teamHandlers,
@@ -46,6 +49,7 @@ const HANDLERS: Record<string, Handler> = {
   ...chatHandlers,
   ...workspaceHandlers,
   ...treeHandlers,
+  ...accessHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;

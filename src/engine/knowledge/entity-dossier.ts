@@ -198,7 +198,8 @@ export function entityDossier(db: Db, scopes: readonly string[], entity: ItemRow
   let mentionTotal = 0;
   let factTotal = 0;
   for (const r of linked) {
-    if (r.storage_kind === 'entity') continue;
+    // A source's claims are the page's facts (facts.list, docs/FACTS.md [K1]), not linked items.
+    if (r.storage_kind === 'entity' || r.type === 'FACT') continue;
     const isMention = r.type === 'MENTIONS' && r.outgoing === 0;
     const isFact = r.storage_kind === 'note' || !isMention;
     if (r.retired_at || r.edge_retired) {

@@ -94,7 +94,7 @@ function itemView(row: ItemRow): ItemView {
   return { id: row.id, label: row.label, storageKind: row.storage_kind, kind: row.kind, scope: row.scope };
 }
 
-function upsertEdge(db: Db, edge: EdgeView, origin: Origin, now: string): void {
+export function upsertEdge(db: Db, edge: EdgeView, origin: Origin, now: string): void {
   db.prepare(
     `INSERT INTO edges (id, type, from_id, to_id, props, origin_actor, origin_source, origin_run, origin_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -125,9 +125,9 @@ export type MentionInput = {
 
 export type MentionResult = { entity: ItemView & { created: boolean }; edge: EdgeView };
 
-function locateMention(
+export function locateMention(
   item: ItemRow,
-  input: MentionInput,
+  input: Pick<MentionInput, 'span' | 'quote' | 'name'>,
 ): { span: { start: number; end: number } | null; text: string } {
   const body = item.body;
   if (input.span) {
@@ -159,7 +159,7 @@ function locateMention(
 }
 
 /** Finds the entity of this kind and normalised name in the scope, or creates it. Inside a transaction. */
-function findOrCreateEntity(
+export function findOrCreateEntity(
   db: Db,
   workspaceId: string,
   input: { name: string; kind: EntityKind; normalised: string; scope: string },
@@ -269,7 +269,7 @@ export function entityAliases(row: Pick<ItemRow, 'body' | 'label'>): string[] {
  * A new face of a name already known in other scopes is joined to those faces with a soft SAME_AS
  * edge, never merged. The edge is visible only to someone who sees both faces (section 9).
  */
-function linkFaces(db: Db, entity: ItemRow, origin: Origin, now: string): void {
+export function linkFaces(db: Db, entity: ItemRow, origin: Origin, now: string): void {
   const faces = db
     .prepare(
       `SELECT id FROM items WHERE storage_kind = 'entity' AND canonical_type = ? AND canonical_value = ?
@@ -296,6 +296,7 @@ function linkFaces(db: Db, entity: ItemRow, origin: Origin, now: string): void {
 
 const RESERVED: Record<string, string> = {
   HAS_SECTION: 'HAS_SECTION edges are made by indexing a file.',
+  FACT: 'State a fact with brain_fact (`brain fact add` on the command line).',
   MENTIONS: 'Record a mention with brain_observe_mention (`brain mention` on the command line).',
   SUPERSEDES:
     'Replacing knowledge retires the old item; write the new version with add_to_brain and the same source_key instead.',

@@ -20,6 +20,7 @@ import { type AgentContext, createAgentContext } from './context.ts';
 import { DATA_NOT_INSTRUCTIONS } from './limits.ts';
 import { registerAddToBrain } from './tools/add.ts';
 import { registerBrainContext } from './tools/context.ts';
+import { registerFact } from './tools/fact.ts';
 import { registerBrainLink } from './tools/link.ts';
 import { registerBrainNeighborhood } from './tools/neighborhood.ts';
 import { registerObserveMention } from './tools/observe-mention.ts';
@@ -58,6 +59,7 @@ export function createAgentServer(
   registerBrainSearch(server, ctx);
   registerAddToBrain(server, ctx);
   registerObserveMention(server, ctx);
+  registerFact(server, ctx);
   registerBrainLink(server, ctx);
   registerBrainNeighborhood(server, ctx);
   registerBrainRead(server, ctx);

@@ -7,7 +7,9 @@
  */
 import type { z } from 'zod';
 import { entriesOf, type OutputsOf, offeredOn } from './operation.ts';
+import { ACCESS_OPERATIONS } from './ops/access.ts';
 import { CHAT_OPERATIONS } from './ops/chat.ts';
+import { FACT_OPERATIONS } from './ops/facts.ts';
 import { FILE_OPERATIONS } from './ops/files.ts';
 import { GRAPH_OPERATIONS } from './ops/graph.ts';
 import { INBOX_OPERATIONS } from './ops/inbox.ts';
@@ -33,6 +35,8 @@ export const OPERATIONS = [
   ...CHAT_OPERATIONS,
   ...WORKSPACE_OPERATIONS,
   ...TREE_OPERATIONS,
+  ...ACCESS_OPERATIONS,
+  ...FACT_OPERATIONS,
 ] as const;
 
 export const CONTRACT = entriesOf(OPERATIONS);

@@ -66,6 +66,12 @@ export const API_COMMANDS = [
   'trees.backlinks',
   'trees.broken',
   'trees.changes',
+  'accessChecks.run',
+  'accessChecks.get',
+  'accessChecks.set',
+  'facts.state',
+  'facts.list',
+  'facts.retire',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

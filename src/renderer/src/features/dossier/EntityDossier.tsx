@@ -2,10 +2,11 @@ import * as Tabs from '@radix-ui/react-tabs';
 import type { EntityDossier as EntityPage } from '#shared/api/types.ts';
 import { useApp } from '../../app/app-context.ts';
 import { EntityDuplicates } from './EntityDuplicates.tsx';
+import { EntityFacts } from './EntityFacts.tsx';
 import { FactsPanel, MentionsPanel, RelatedPanel, RetiredPanel } from './EntityPanels.tsx';
 import './entity.css';
 
-/** An entity's page in the dossier: names, facts, mentions with cited ranges, related, retired. */
+/** An entity's page in the dossier: names, its facts (docs/FACTS.md), mentions with cited ranges, notes and links, related, retired. */
 export function EntityDossier({
   page,
   entityId,
@@ -32,13 +33,16 @@ export function EntityDossier({
       {page.duplicates.length ? (
         <EntityDuplicates pairs={page.duplicates} self={entityId} onLinked={onChanged} />
       ) : null}
-      <Tabs.Root className="entity__tabs" defaultValue="mentions">
+      <Tabs.Root className="entity__tabs" defaultValue="page">
         <Tabs.List className="tabs" aria-label="About this entity">
+          <Tabs.Trigger className="tabs__tab" value="page">
+            Facts
+          </Tabs.Trigger>
           <Tabs.Trigger className="tabs__tab" value="mentions">
             Mentions <span className="count-badge">{page.totals.mentions}</span>
           </Tabs.Trigger>
           <Tabs.Trigger className="tabs__tab" value="facts">
-            Facts and notes <span className="count-badge">{page.totals.facts}</span>
+            Notes and links <span className="count-badge">{page.totals.facts}</span>
           </Tabs.Trigger>
           <Tabs.Trigger className="tabs__tab" value="related">
             Related <span className="count-badge">{page.related.length}</span>
@@ -47,6 +51,9 @@ export function EntityDossier({
             Retired <span className="count-badge">{page.retired.length}</span>
           </Tabs.Trigger>
         </Tabs.List>
+        <Tabs.Content value="page" className="entity__panel">
+          <EntityFacts entity={entityId} />
+        </Tabs.Content>
         <Tabs.Content value="mentions" className="entity__panel">
           <MentionsPanel page={page} />
         </Tabs.Content>

@@ -61,13 +61,13 @@ export function MentionsPanel({ page }: { page: EntityPage }) {
   );
 }
 
-/** Facts and notes about the entity, each with the item it comes from and its citation. */
+/** Notes and links about the entity, each with the item it comes from and its citation. */
 export function FactsPanel({ page, open }: { page: EntityPage; open: (id: string) => void }) {
   const app = useApp();
   return (
     <>
-      {page.facts.length === 0 ? <p className="muted">No notes or facts about it yet.</p> : null}
-      <ul className="entity__list" aria-label="Facts and notes">
+      {page.facts.length === 0 ? <p className="muted">No notes or links about it yet.</p> : null}
+      <ul className="entity__list" aria-label="Notes and links">
         {page.facts.map((f) => (
           <li key={`${f.item.id}-${f.via}`} className="entity__fact">
             <p className="entity__fact-text">{f.text}</p>

@@ -6,6 +6,7 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { useAction } from '../../hooks/useAction.ts';
 import { call } from '../../lib/api.ts';
+import { AccessChecks } from './AccessChecks.tsx';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
@@ -107,6 +108,8 @@ export function SettingsScreen() {
           <ChatModelSettings />
 
           <SyncSettings />
+
+          <AccessChecks />
 
           <section className="settings-section" aria-labelledby="workspace-title">
             <h2 id="workspace-title" className="settings-section__title">

@@ -1,0 +1,232 @@
+import { Archive, History, Plus } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import type { Outputs } from '#shared/api/contract.ts';
+import { describeCitation } from '#shared/citation.ts';
+import { useApp } from '../../app/app-context.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { useCall } from '../../hooks/useCall.ts';
+import { call } from '../../lib/api.ts';
+import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import './entity.css';
+
+type Fact = Outputs['facts.list']['facts'][number];
+
+const REASONS: Record<NonNullable<Fact['reason']>, string> = {
+  superseded: 'replaced',
+  'no source': 'no source left',
+  retired: 'retired',
+};
+
+function FactRow({
+  fact,
+  byId,
+  onRetire,
+}: {
+  fact: Fact;
+  byId: Map<string, Fact>;
+  onRetire: (fact: Fact) => void;
+}) {
+  const app = useApp();
+  const replacement = fact.supersededBy ? byId.get(fact.supersededBy) : undefined;
+  return (
+    <li className={`entity__fact${fact.status === 'retired' ? ' entity__fact--retired' : ''}`}>
+      <p className="entity__fact-text">
+        {fact.attribute ? <span className="kind-tag">{fact.attribute}</span> : null} {fact.statement}
+      </p>
+      <div className="entity__fact-meta">
+        <span title="The date the source says it holds">valid {fact.validAt.slice(0, 10)}</span>
+        <span
+          className="entity__origin"
+          title={`${fact.origin.source}${fact.origin.run ? `, run ${fact.origin.run}` : ''}, ${formatDateTime(fact.origin.at)}`}
+        >
+          {fact.origin.actor} · {formatRelative(fact.origin.at)}
+        </span>
+        {fact.status === 'retired' ? (
+          <span className="chip">
+            {fact.reason ? REASONS[fact.reason] : 'retired'}
+            {replacement ? ` by "${replacement.statement}"` : ''}
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            onClick={() => onRetire(fact)}
+            aria-label={`Retire the fact "${fact.statement}"`}
+          >
+            <Archive size={12} aria-hidden="true" /> Retire
+          </button>
+        )}
+      </div>
+      <ul className="entity__citations" aria-label="Citations">
+        {fact.citations.map((c) => {
+          const where = describeCitation(c.citation) || c.item.label;
+          return (
+            <li key={`${c.item.id}-${c.quote}`}>
+              <button
+                type="button"
+                className="entity__cite"
+                onClick={() => app.openDossier(c.item.id, 'citation', c.span ?? undefined)}
+                aria-label={`Open the citation in ${where}`}
+              >
+                {where}
+              </button>
+              <blockquote className="entity__snippet">{c.quote}</blockquote>
+            </li>
+          );
+        })}
+      </ul>
+    </li>
+  );
+}
+
+/** States a fact with its citation: the source item and the exact words it says it in. */
+function AddFact({ entity, onAdded }: { entity: string; onAdded: () => void }) {
+  const app = useApp();
+  const [open, setOpen] = useState(false);
+  const [statement, setStatement] = useState('');
+  const [attribute, setAttribute] = useState('');
+  const [validAt, setValidAt] = useState('');
+  const [item, setItem] = useState('');
+  const [quote, setQuote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  if (!open)
+    return (
+      <button type="button" className="button button--small" onClick={() => setOpen(true)}>
+        <Plus size={13} aria-hidden="true" /> Add a fact
+      </button>
+    );
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call('facts.state', {
+        entity,
+        statement,
+        item_id: item.trim(),
+        quote,
+        ...(attribute.trim() ? { attribute: attribute.trim() } : {}),
+        ...(validAt.trim() ? { valid_at: validAt.trim() } : {}),
+      });
+      app.notify('Fact added.', 'success');
+      setOpen(false);
+      setStatement('');
+      setQuote('');
+      onAdded();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="entity__add-fact" onSubmit={submit} aria-label="Add a fact">
+      <label>
+        Statement
+        <input className="input" value={statement} onChange={(e) => setStatement(e.target.value)} required />
+      </label>
+      <label>
+        Attribute <span className="muted">(optional: price, owner, term…)</span>
+        <input className="input" value={attribute} onChange={(e) => setAttribute(e.target.value)} />
+      </label>
+      <label>
+        Valid at <span className="muted">(optional, YYYY-MM-DD)</span>
+        <input className="input" value={validAt} onChange={(e) => setValidAt(e.target.value)} />
+      </label>
+      <label>
+        Source item id
+        <input className="input mono" value={item} onChange={(e) => setItem(e.target.value)} required />
+      </label>
+      <label>
+        The exact words in the source
+        <textarea
+          className="input"
+          value={quote}
+          onChange={(e) => setQuote(e.target.value)}
+          required
+          rows={2}
+        />
+      </label>
+      {error ? <ErrorNotice error={error} title="Could not add the fact" /> : null}
+      <div className="entity__add-actions">
+        <button type="submit" className="button button--small button--primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add fact'}
+        </button>
+        <button type="button" className="button button--small button--ghost" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * An entity's facts (docs/FACTS.md): current ones grouped by attribute, each with its citations
+ * (opening the cited range), validAt and who stated it; "Show history" adds the retired ones with
+ * why and what replaced them; a fact is retired after a confirmation, or added with its citation.
+ */
+export function EntityFacts({ entity }: { entity: string }) {
+  const app = useApp();
+  const [history, setHistory] = useState(false);
+  const [retiring, setRetiring] = useState<Fact | null>(null);
+  const facts = useCall('facts.list', { entity, history: true });
+  const all = facts.data?.facts ?? [];
+  const byId = new Map(all.map((f) => [f.id, f]));
+  const shown = all.filter((f) => history || f.status === 'current');
+  const retiredCount = all.length - all.filter((f) => f.status === 'current').length;
+  return (
+    <div className="entity__facts">
+      <div className="entity__facts-bar">
+        <AddFact entity={entity} onAdded={facts.refresh} />
+        <span className="toolbar__spacer" />
+        <button
+          type="button"
+          className="button button--small button--ghost"
+          aria-pressed={history}
+          onClick={() => setHistory((h) => !h)}
+          disabled={retiredCount === 0}
+          title={retiredCount === 0 ? 'No retired facts' : undefined}
+        >
+          <History size={13} aria-hidden="true" />{' '}
+          {history ? 'Hide history' : `Show history (${retiredCount})`}
+        </button>
+      </div>
+      {facts.error ? (
+        <ErrorNotice error={facts.error} title="Could not load the facts" onRetry={facts.refresh} />
+      ) : null}
+      {facts.loading && !facts.data ? <Skeleton lines={3} /> : null}
+      {facts.data && shown.length === 0 ? (
+        <p className="muted">
+          {retiredCount
+            ? 'No current facts: every fact about it was retired (Show history).'
+            : 'No facts about it yet.'}
+        </p>
+      ) : null}
+      <ul className="entity__list" aria-label="Facts">
+        {shown.map((f) => (
+          <FactRow key={f.id} fact={f} byId={byId} onRetire={setRetiring} />
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={retiring !== null}
+        onOpenChange={(o) => {
+          if (!o) setRetiring(null);
+        }}
+        title="Retire this fact?"
+        message={`"${retiring?.statement ?? ''}" leaves the page and stays in its history, with its citations.`}
+        confirmLabel="Retire"
+        destructive
+        onConfirm={async () => {
+          if (!retiring) return;
+          await call('facts.retire', { fact: retiring.id });
+          app.notify('Fact retired.', 'success');
+          setRetiring(null);
+          facts.refresh();
+        }}
+      />
+    </div>
+  );
+}

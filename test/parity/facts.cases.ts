@@ -1,0 +1,95 @@
+/**
+ * Parity rows for facts over time (src/shared/api/ops/facts.ts, docs/FACTS.md): a fact stated from
+ * the lease's section, the page read with and without its history, refusals, a retirement. A write
+ * lands on every surface in turn: the claim is the same one each time, only who stated it last
+ * (the fact's origin) differs, which `fresh` leaves out.
+ */
+import { factId } from '#engine/knowledge/facts.ts';
+import type { Case, ParityWorld } from './case.ts';
+
+export function factCases(w: ParityWorld): Case[] {
+  const quote = 'The Lisbon office lease ends in March 2027';
+  const state = {
+    entity: 'Lisbon office',
+    kind: 'other',
+    statement: 'The Lisbon office lease ends in March 2027.',
+    attribute: 'term',
+    item_id: w.sectionId,
+    quote,
+  };
+  const entityOf = () =>
+    (
+      w.engine.db
+        .prepare("SELECT id FROM items WHERE storage_kind = 'entity' AND label = 'Lisbon office'")
+        .get() as { id: string } | undefined
+    )?.id ?? 'e_00000000000000000000';
+  const entity = {
+    get id() {
+      return entityOf();
+    },
+  };
+  return [
+    {
+      name: 'stating a fact with its citation',
+      op: 'facts.state',
+      input: state,
+      cli: [
+        'fact',
+        'add',
+        state.entity,
+        state.statement,
+        '--kind',
+        'other',
+        '--attribute',
+        'term',
+        '--item',
+        w.sectionId,
+        '--quote',
+        quote,
+      ],
+      fresh: ['fact'],
+    },
+    {
+      name: 'a quote the source does not hold',
+      op: 'facts.state',
+      input: { ...state, quote: 'ends in 2030' },
+      cli: ['fact', 'add', state.entity, state.statement, '--item', w.sectionId, '--quote', 'ends in 2030'],
+    },
+    {
+      name: "an entity's facts",
+      op: 'facts.list',
+      get input() {
+        return { entity: entity.id };
+      },
+      get cli() {
+        return ['fact', 'list', entity.id];
+      },
+    },
+    {
+      name: 'an entity that is not there',
+      op: 'facts.list',
+      input: { entity: 'e_00000000000000000000' },
+      cli: ['fact', 'list', 'e_00000000000000000000'],
+    },
+    {
+      name: 'retiring the fact',
+      op: 'facts.retire',
+      get input() {
+        return { fact: factId(entity.id, 'term', state.statement) };
+      },
+      get cli() {
+        return ['fact', 'retire', factId(entity.id, 'term', state.statement)];
+      },
+    },
+    {
+      name: 'the page with its history',
+      op: 'facts.list',
+      get input() {
+        return { entity: entity.id, history: true };
+      },
+      get cli() {
+        return ['fact', 'list', entity.id, '--history'];
+      },
+    },
+  ];
+}
