@@ -131,7 +131,11 @@ export function assembleTree(docs: ParsedDocument[], options: AssembleOptions = 
   const deepestFirst = [...folders.values()].sort((a, b) => depth(b) - depth(a));
   for (const folder of deepestFirst) {
     folder.folders.sort((a, b) => compareNames(a.name, b.name));
-    folder.docs.sort((a, b) => compareDocumentNames(baseName(a.path), baseName(b.path)));
+    if (folder.docs.length > 1) {
+      // Each name computed once, not at every comparison.
+      const names = new Map(folder.docs.map((d) => [d, baseName(d.path)]));
+      folder.docs.sort((a, b) => compareDocumentNames(names.get(a) as string, names.get(b) as string));
+    }
     folder.chars =
       folder.folders.reduce((n, f) => n + f.chars, 0) + folder.docs.reduce((n, d) => n + d.chars, 0);
     folder.changed = latestChange([
@@ -217,11 +221,12 @@ export function assembleTree(docs: ParsedDocument[], options: AssembleOptions = 
         tokens: tokensOf(n.chars),
         status: n.status,
         supersededBy: n.supersededBy,
-        refIds: [...n.refIds],
+        refIds: n.refIds.length ? [...n.refIds] : [],
         changed: isDoc && doc.changed ? { ...doc.changed } : null,
         outgoingTotal: 0,
       });
-      for (const id of new Set(n.refIds)) {
+      if (n.refIds.length === 0) continue;
+      for (const id of n.refIds.length === 1 ? n.refIds : new Set(n.refIds)) {
         const list = definers.get(id);
         if (list) list.push(n.id);
         else definers.set(id, [n.id]);

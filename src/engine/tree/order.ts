@@ -28,9 +28,18 @@ export function compareDocumentNames(a: string, b: string): number {
   return readmeRank(a) - readmeRank(b) || compareNames(a, b);
 }
 
+/** Dates as Git writes them, parsed once each (a tree compares the same few dates many times). */
+const times = new Map<string, number>();
+
 function timeOf(change: Change): number {
-  const t = Date.parse(change.date);
-  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+  let t = times.get(change.date);
+  if (t === undefined) {
+    if (times.size > 50_000) times.clear();
+    const parsed = Date.parse(change.date);
+    t = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
+    times.set(change.date, t);
+  }
+  return t;
 }
 
 /** Which change is later: by date, then by the date as written and the commit, so ties are stable. */

@@ -99,6 +99,22 @@ export function recordItemId(workspaceId: string, creator: string, tree: string)
   return ownedItemId(workspaceId, 'tree', creator, `tree:${tree}`);
 }
 
+/**
+ * The id a creator's document item has (a hash; a build looks at every document's, so the answers
+ * are kept, at most 100,000 of them).
+ */
+const docIds = new Map<string, string>();
+function docIdOf(workspaceId: string, creator: string, sourceKey: string): string {
+  const key = `${workspaceId}\0${creator}\0${sourceKey}`;
+  let id = docIds.get(key);
+  if (id === undefined) {
+    if (docIds.size >= 100_000) docIds.clear();
+    id = ownedItemId(workspaceId, 'file', creator, sourceKey);
+    docIds.set(key, id);
+  }
+  return id;
+}
+
 /** A document of a tree as its creator's file item on this replica. */
 export type SharedDoc = { id: string; path: string; blob: string; size: number; changed: Change | null };
 
@@ -129,7 +145,7 @@ export function sharedDocs(
   const out: SharedDoc[] = [];
   for (const r of rows) {
     if (only && !only(r.source_key.slice(prefix.length))) continue;
-    if (ownedItemId(workspaceId, 'file', creator, r.source_key) !== r.id) continue;
+    if (docIdOf(workspaceId, creator, r.source_key) !== r.id) continue;
     out.push({
       id: r.id,
       path: r.source_key.slice(prefix.length),

@@ -34,6 +34,7 @@ import {
   recordItemId,
   repoOriginOf,
   repoOriginText,
+  type SharedDoc,
   sharedDocs,
   type TreeRecord,
   TreeRecordSchema,
@@ -392,9 +393,17 @@ type BuildMemo = {
   /** The workspace and user it was made under: joining a server re-keys the items it names. */
   owner: string;
   docs: Map<string, StoredDoc>;
-  nodes: Map<string, string>;
-  links: Map<string, string>;
+  /** Each node's column values, and each node's links as flat (to, kind, line) triples. */
+  nodes: Map<string, unknown[]>;
+  links: Map<string, unknown[]>;
 };
+
+/** Whether two rows of values are the same, value by value. */
+function sameValues(a: readonly unknown[] | undefined, b: readonly unknown[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 const memos = new WeakMap<Db, Map<string, BuildMemo>>();
 
 function memoOf(db: Db, sourceId: string, owner: string): BuildMemo | null {
@@ -499,8 +508,8 @@ function writeTree(
   },
 ): void {
   const { tree, files, parsed, memo } = build;
-  const nodeTexts = new Map<string, string>();
-  const linkTexts = new Map<string, string>();
+  const nodeRows = new Map<string, unknown[]>();
+  let linkRows = new Map<string, unknown[]>();
   let at = '';
   writeTx(db, () => {
     const now = stmt(db, 'SELECT indexed_commit FROM tree_sources WHERE id = ?').get(source.id) as
@@ -509,7 +518,7 @@ function writeTree(
     if (!now) throw new AppError('not-found', `${source.root} was disconnected during its build.`);
     if (now.indexed_commit !== source.indexedCommit)
       throw new AppError('conflict', `${source.root} was built by another process meanwhile: build again.`);
-    // Nodes: compare each with the stored row.
+    // Nodes: compare each with the stored row, value by value.
     const stored =
       memo?.nodes ??
       new Map(
@@ -517,7 +526,7 @@ function writeTree(
           stmt(db, `SELECT id, ${NODE_COLUMNS.join(', ')} FROM tree_nodes WHERE source_id = ?`).all(
             source.id,
           ) as Record<string, unknown>[]
-        ).map((r) => [String(r.id), JSON.stringify(NODE_COLUMNS.map((c) => r[c]))]),
+        ).map((r) => [String(r.id), NODE_COLUMNS.map((c) => r[c])]),
       );
     const upsert = stmt(
       db,
@@ -528,24 +537,27 @@ function writeTree(
     for (const n of tree.nodes) {
       keep.add(n.id);
       const values = nodeValues(n, n.kind === 'document' ? files.get(n.path) : undefined);
-      const text = JSON.stringify(values);
-      nodeTexts.set(n.id, text);
-      if (stored.get(n.id) !== text) upsert.run(source.id, n.id, ...values);
+      nodeRows.set(n.id, values);
+      if (!sameValues(stored.get(n.id), values)) upsert.run(source.id, n.id, ...values);
     }
     const dropNode = stmt(db, 'DELETE FROM tree_nodes WHERE source_id = ? AND id = ?');
     for (const id of stored.keys()) if (!keep.has(id)) dropNode.run(source.id, id);
     // Links and broken links: rewritten for the nodes whose list differs.
-    const links = new Map<string, BuiltTree['links']>();
-    for (const l of tree.links) links.set(l.from, [...(links.get(l.from) ?? []), l]);
-    const storedLinks = memo?.links ?? new Map<string, string>();
+    const links = new Map<string, unknown[]>();
+    for (const l of tree.links) {
+      const list = links.get(l.from);
+      if (list) list.push(l.to, l.kind, l.line);
+      else links.set(l.from, [l.to, l.kind, l.line]);
+    }
+    const storedLinks = memo?.links ?? new Map<string, unknown[]>();
     if (!memo)
       for (const r of stmt(
         db,
         'SELECT from_id, ordinal, to_id, kind, line FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal',
       ).all(source.id) as { from_id: string; to_id: string; kind: string; line: number }[]) {
         const list = storedLinks.get(r.from_id);
-        const item = JSON.stringify([r.to_id, r.kind, r.line]);
-        storedLinks.set(r.from_id, list ? `${list},${item}` : item);
+        if (list) list.push(r.to_id, r.kind, r.line);
+        else storedLinks.set(r.from_id, [r.to_id, r.kind, r.line]);
       }
     const dropLinks = stmt(db, 'DELETE FROM tree_links WHERE source_id = ? AND from_id = ?');
     const addLink = stmt(
@@ -553,15 +565,13 @@ function writeTree(
       'INSERT INTO tree_links (source_id, from_id, ordinal, to_id, kind, line) VALUES (?, ?, ?, ?, ?, ?)',
     );
     for (const [from, list] of links) {
-      const text = list.map((l) => JSON.stringify([l.to, l.kind, l.line])).join(',');
-      linkTexts.set(from, text);
-      if (storedLinks.get(from) === text) continue;
+      if (sameValues(storedLinks.get(from), list)) continue;
       dropLinks.run(source.id, from);
-      list.forEach((l, i) => {
-        addLink.run(source.id, from, i, l.to, l.kind, l.line);
-      });
+      for (let i = 0; i < list.length; i += 3)
+        addLink.run(source.id, from, i / 3, list[i], list[i + 1], list[i + 2]);
     }
     for (const from of storedLinks.keys()) if (!links.has(from)) dropLinks.run(source.id, from);
+    linkRows = links;
     stmt(db, 'DELETE FROM tree_broken WHERE source_id = ?').run(source.id);
     const broken = stmt(
       db,
@@ -614,8 +624,8 @@ function writeTree(
     builtAt: at,
     owner: build.owner,
     docs: build.docs,
-    nodes: nodeTexts,
-    links: linkTexts,
+    nodes: nodeRows,
+    links: linkRows,
   });
 }
 
@@ -795,9 +805,11 @@ export async function buildSource(
       files.set(e.path, { blob: e.blob, item: entry?.id ?? null });
       treeDocs.set(e.path, { blob: e.blob, item: entry?.id ?? null, doc: p, json: null });
     }
+    // The creator's document items as replicas will see them: read once, for the retirements and the record.
+    let shared: SharedDoc[] = [];
     if (!listing.shared) {
       markOrigins(engine, source, listing, { paths: toParse.map((e) => e.path), anew, changedOf, files });
-      retireRemoved(engine, source, present);
+      shared = retireRemoved(engine, source, present);
     }
     const others = othersOf(listing, skipped);
     const tree = assembleTree(docs, { otherPaths: others, rootTitle: listing.name });
@@ -811,7 +823,9 @@ export async function buildSource(
       owner,
       whole,
       skipped: skipped.length,
-      record: listing.shared ? null : () => recordText(engine, source, { commit: listing.commit, others }),
+      record: listing.shared
+        ? null
+        : () => recordText(source, { commit: listing.commit, others, docs: shared }),
     });
     // The grep index follows the tree now, so the first grep after a build does not pay for it.
     refreshGrepIndex(engine, source.id);
@@ -877,14 +891,22 @@ function markOrigins(
 }
 
 /** The items of documents the repository no longer has are retired: search finds them no more. */
-function retireRemoved(engine: Engine, source: TreeSource, present: ReadonlySet<string>): void {
-  const gone = sharedDocs(engine.db, engine.workspaceId, engine.user, source.id, (p) => !present.has(p));
-  for (const d of gone) retireFile(engine.db, d.id);
+function retireRemoved(engine: Engine, source: TreeSource, present: ReadonlySet<string>): SharedDoc[] {
+  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, source.id);
+  const kept: SharedDoc[] = [];
+  for (const d of docs) {
+    if (present.has(d.path)) kept.push(d);
+    else retireFile(engine.db, d.id);
+  }
+  return kept;
 }
 
 /** The record of a tree built here, as replicas receive it ([T13]). */
-function recordText(engine: Engine, source: TreeSource, build: { commit: string; others: string[] }): string {
-  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, source.id);
+function recordText(
+  source: TreeSource,
+  build: { commit: string; others: string[]; docs: SharedDoc[] },
+): string {
+  const { docs } = build;
   const record: TreeRecord = {
     v: 1,
     tree: source.id,
