@@ -22,6 +22,7 @@ import { registerMove } from './commands/move.ts';
 import { registerNeighborhood } from './commands/neighborhood.ts';
 import { registerNote } from './commands/note.ts';
 import { registerRead } from './commands/read.ts';
+import { registerRemove } from './commands/remove.ts';
 import { registerRuns } from './commands/runs.ts';
 import { registerRunsEnd } from './commands/runs-end.ts';
 import { registerSample } from './commands/sample.ts';
@@ -66,6 +67,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerMention(program);
   registerFact(program);
+  registerRemove(program);
   registerLink(program);
   registerNeighborhood(program);
   registerAsk(program);

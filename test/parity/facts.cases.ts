@@ -82,6 +82,22 @@ export function factCases(w: ParityWorld): Case[] {
       },
     },
     {
+      name: 'removing a source that is not there',
+      op: 'items.remove',
+      input: { id: 'f_00000000000000000000' },
+      cli: ['remove', 'f_00000000000000000000', '--yes'],
+    },
+    {
+      name: 'removing an entity instead of a source',
+      op: 'items.remove',
+      get input() {
+        return { id: entity.id };
+      },
+      get cli() {
+        return ['remove', entity.id, '--yes'];
+      },
+    },
+    {
       name: 'the page with its history',
       op: 'facts.list',
       get input() {

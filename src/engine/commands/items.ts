@@ -1,9 +1,12 @@
 /**
- * items.planMove and items.move (src/shared/api/ops/items.ts), as every surface runs them: the
- * rules and the write are the engine's (src/engine/add/move.ts), recorded in Activity.
+ * items.planMove, items.move and items.remove (src/shared/api/ops/items.ts), as every surface runs
+ * them: the rules and the writes are the engine's (src/engine/add/move.ts,
+ * src/engine/knowledge/remove.ts), recorded in Activity.
  */
 import type { ParsedInputOf } from '#shared/api/operation.ts';
-import type { ItemsMove, ItemsPlanMove } from '#shared/api/ops/items.ts';
+import type { ItemsMove, ItemsPlanMove, ItemsRemove } from '#shared/api/ops/items.ts';
+import { removeSource } from '../knowledge/remove.ts';
+import { logEvent } from '../telemetry.ts';
 import type { CommandContext } from './types.ts';
 
 async function itemsPlanMove(ctx: CommandContext, input: ParsedInputOf<typeof ItemsPlanMove>) {
@@ -14,4 +17,20 @@ async function itemsMove(ctx: CommandContext, input: ParsedInputOf<typeof ItemsM
   return ctx.engine.move(input.id, input.scope);
 }
 
-export const itemHandlers = { 'items.planMove': itemsPlanMove, 'items.move': itemsMove };
+async function itemsRemove(ctx: CommandContext, input: ParsedInputOf<typeof ItemsRemove>) {
+  const { engine } = ctx;
+  const result = removeSource(engine.db, engine.user, engine.scopes(), input.id);
+  if (result.removed)
+    logEvent(engine.db, ctx.surface, engine.user, 'item.remove', {
+      id: result.id,
+      retiredFacts: result.retiredFacts,
+      emptied: result.emptied.map((e) => e.id),
+    });
+  return result;
+}
+
+export const itemHandlers = {
+  'items.planMove': itemsPlanMove,
+  'items.move': itemsMove,
+  'items.remove': itemsRemove,
+};

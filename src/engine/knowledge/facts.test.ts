@@ -31,6 +31,9 @@ type Fact = {
 
 const call = async (name: string, input: unknown) =>
   (await runCommand(memberContext(engine, 'agent'), name, input)) as Record<string, unknown>;
+/** Removing a source is a person's act (not offered to agents). */
+const remove = async (id: string) =>
+  (await runCommand(memberContext(engine, 'cli'), 'items.remove', { id })) as Record<string, unknown>;
 
 async function addFile(name: string, text: string, scope?: string): Promise<string> {
   const result = await engine.add([ws.write(name, text)], scope ? { scope } : {});
@@ -184,5 +187,53 @@ describe('facts over time', () => {
     expect(await page(entity.id)).toEqual([]);
     expect((await page(entity.id, true)).map((f) => f.id)).toEqual([fact.id]);
     await expect(call('facts.retire', { fact: `${entity.id}.000000000000` })).rejects.toThrow(/No fact/);
+  });
+
+  it('[K8] removing a source retires what only it supported and names the pages it left empty', async () => {
+    const a = await addFile('a.md', '# A\n\nHooli builds phones. Hooli is in Palo Alto.\n');
+    const b = await addFile('b.md', '# B\n\nHooli builds phones.\n');
+    const phones = await state({
+      entity: 'Hooli',
+      kind: 'company',
+      statement: 'Hooli builds phones.',
+      item_id: a,
+      quote: 'Hooli builds phones.',
+    });
+    await state({
+      entity: phones.entity.id,
+      statement: 'Hooli builds phones.',
+      item_id: b,
+      quote: 'Hooli builds phones.',
+    });
+    await state({
+      entity: phones.entity.id,
+      statement: 'Hooli is in Palo Alto.',
+      item_id: a,
+      quote: 'Hooli is in Palo Alto.',
+    });
+    const first = await remove(a);
+    expect(first).toMatchObject({ id: a, removed: true, retiredFacts: 1, emptied: [] });
+    expect((await page(phones.entity.id)).map((f) => [f.statement, f.citations.length])).toEqual([
+      ['Hooli builds phones.', 1],
+    ]);
+    expect(await remove(a)).toMatchObject({ removed: false, retiredFacts: 0 });
+    const last = await remove(b);
+    expect(last).toMatchObject({
+      removed: true,
+      retiredFacts: 1,
+      emptied: [{ id: phones.entity.id, label: 'Hooli' }],
+    });
+    expect(await page(phones.entity.id)).toEqual([]);
+    // Search finds neither any more; adding the file again brings it back, with its fact.
+    expect((await engine.search('Hooli phones', { mode: 'keyword' })).hits.filter((h) => h.id === a)).toEqual(
+      [],
+    );
+    await engine.add([ws.write('a.md', '# A\n\nHooli builds phones. Hooli is in Palo Alto.\n\nAgain.\n')]);
+    expect((await page(phones.entity.id)).map((f) => f.statement).sort()).toEqual([
+      'Hooli builds phones.',
+      'Hooli is in Palo Alto.',
+    ]);
+    await expect(remove(phones.entity.id)).rejects.toThrow(/is an entity/);
+    await expect(call('items.remove', { id: a })).rejects.toThrow(/Unknown operation/);
   });
 });

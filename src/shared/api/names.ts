@@ -72,6 +72,7 @@ export const API_COMMANDS = [
   'facts.state',
   'facts.list',
   'facts.retire',
+  'items.remove',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

@@ -52,4 +52,24 @@ export const ItemsMove = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
-export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove] as const;
+/**
+ * Removing a source (docs/FACTS.md [K8]): the file (with its sections) or note is retired; the facts
+ * only it supported leave their pages; entities left with no current fact are named. Re-adding the
+ * same file brings it back.
+ */
+export const ItemsRemove = defineOperation({
+  name: 'items.remove',
+  summary: 'Remove a file (with its sections) or a note: search no longer finds it',
+  input: z.object({ id: z.string().trim().min(1).max(64) }).strict(),
+  output: z.object({
+    id: z.string(),
+    label: z.string(),
+    removed: z.boolean(),
+    retiredFacts: z.number(),
+    emptied: z.array(z.object({ id: z.string(), label: z.string() })),
+  }),
+  mutates: true,
+  notOn: NOT_FOR_AGENTS,
+});
+
+export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove, ItemsRemove] as const;
