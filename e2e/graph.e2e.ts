@@ -133,6 +133,9 @@ describe('Entities and the graph in a browser', () => {
     await clickCentre(page);
     const dossier = page.getByRole('complementary', { name: 'Dossier' });
     await dossier.getByRole('heading', { name: 'Andrea' }).waitFor();
+    // An entity's dossier opens on its facts (none yet here); its mentions are the next tab.
+    await dossier.getByText('No facts about it yet.').waitFor();
+    await dossier.getByRole('tab', { name: /Mentions/ }).click();
     const mentions = dossier.getByRole('list', { name: 'Mentions' });
     await mentions.getByText('Andrea', { exact: true }).waitFor();
     await dossier.getByRole('tab', { name: /Related/ }).click();
@@ -161,6 +164,7 @@ describe('Entities and the graph in a browser', () => {
     await focus(page, 'Basecamp');
     await clickCentre(page);
     await dossier.getByRole('heading', { name: 'Basecamp' }).waitFor();
+    await dossier.getByRole('tab', { name: /Mentions/ }).click();
     await dossier.getByRole('list', { name: 'Mentions' }).getByText('Basecamp', { exact: true }).waitFor();
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
