@@ -233,6 +233,8 @@ export function disconnectSource(engine: Engine, id?: string): { disconnected: s
       `${source.root} is ${source.createdBy}'s repository, shared with you: it goes when they disconnect it.`,
     );
   assertCanWrite(engine.db, engine.user, source.scope);
+  // A host stays up for days: the memo of a disconnected tree's last build goes with it.
+  memos.get(engine.db)?.delete(source.id);
   writeTx(engine.db, () => {
     for (const table of [
       'tree_nodes',
