@@ -104,46 +104,168 @@ export function readBlobs(root: string, blobs: readonly string[]): Promise<Map<s
   });
 }
 
+/** The last changes one walk of the history found: the walk's commits, newest first, and each path's last change. */
+export type History = {
+  /** How many commits the walk was allowed (10,000, or 1,000 when that could not be read). */
+  limit: number;
+  commits: string[];
+  changes: Map<string, Change>;
+};
+
+const LOG_FORMAT = '--format=%x01%H%x02%aI%x02%s';
+
+/** The commits of `git log` output in this file's format, in order, each with the paths it changed. */
+function parseLog(out: string): { change: Change; files: string[] }[] {
+  const commits: { change: Change; files: string[] }[] = [];
+  for (const block of out.split('\x01')) {
+    if (!block) continue;
+    const [head, ...rest] = block.split('\0');
+    const [hash, date, subject] = (head ?? '').split('\x02');
+    if (!hash) continue;
+    const files = [(head ?? '').split('\n').slice(1).join(''), ...rest]
+      .map((raw) => raw.replace(/^\n+/, ''))
+      .filter((path) => path !== '');
+    const change = {
+      commit: hash.trim(),
+      date: (date ?? '').trim(),
+      subject: (subject ?? '').split('\n')[0] ?? '',
+    };
+    commits.push({ change, files });
+  }
+  return commits;
+}
+
 /**
  * Each path's last change up to `commit`, from one walk of the history: the last 10,000 commits,
  * or the last 1,000 when that cannot be read; null when neither can (the build goes on without).
  * Renames are not followed (a moved file's last change is its move), as `git log -1 -- <path>`.
  */
-export async function lastChanges(root: string, commit: string): Promise<Map<string, Change> | null> {
-  for (const n of HISTORY_COMMITS) {
+export async function readHistory(
+  root: string,
+  commit: string,
+  limits: readonly number[] = HISTORY_COMMITS,
+): Promise<History | null> {
+  for (const n of limits) {
     try {
-      const out = await git(root, [
-        'log',
-        `-n${n}`,
-        '--no-renames',
-        '--name-only',
-        '-z',
-        '--format=%x01%H%x02%aI%x02%s',
-        commit,
-      ]);
+      const out = await git(root, ['log', `-n${n}`, '--no-renames', '--name-only', '-z', LOG_FORMAT, commit]);
       const changes = new Map<string, Change>();
-      for (const block of out.split('\x01')) {
-        if (!block) continue;
-        const [head, ...rest] = block.split('\0');
-        const [hash, date, subject] = (head ?? '').split('\x02');
-        if (!hash) continue;
-        const files = [(head ?? '').split('\n').slice(1).join(''), ...rest];
-        const change = {
-          commit: hash.trim(),
-          date: (date ?? '').trim(),
-          subject: (subject ?? '').split('\n')[0] ?? '',
-        };
-        for (const raw of files) {
-          const path = raw.replace(/^\n+/, '');
-          if (path && !changes.has(path)) changes.set(path, change);
-        }
+      const commits: string[] = [];
+      for (const { change, files } of parseLog(out)) {
+        commits.push(change.commit);
+        for (const path of files) if (!changes.has(path)) changes.set(path, change);
       }
-      return changes;
+      return { limit: n, commits, changes };
     } catch {
       // too large to read at once: try the shorter walk
     }
   }
   return null;
+}
+
+/**
+ * The history a whole build of `to` reads, from the one read at `from` (docs/TREES.md [T15]):
+ * the walk of `to` must be the commits since `from` followed by the walk of `from` (cut at the
+ * same limit), which also proves `from` an ancestor of `to`. Then only the new commits are read
+ * with their files; a path keeps its last change unless a new commit changed it or that change
+ * fell out of the window. Null when the walks do not line up that way (the caller reads it
+ * whole), or when the walk of `from` was the shorter one.
+ */
+export async function historySince(
+  root: string,
+  old: History,
+  from: string,
+  to: string,
+  limits: readonly number[] = HISTORY_COMMITS,
+): Promise<{ history: History; changed: Set<string> } | null> {
+  if (old.limit !== limits[0] || old.commits[0] !== from) return null;
+  const [walk, added] = await Promise.all([
+    git(root, ['log', `-n${old.limit}`, '--format=%H', to]),
+    git(root, ['log', '--no-renames', '--name-only', '-z', LOG_FORMAT, `${from}..${to}`]),
+  ]);
+  const commits = walk.split('\n').filter((c) => c !== '');
+  const fresh = parseLog(added);
+  const k = fresh.length;
+  if (k >= old.limit || commits.length !== Math.min(old.limit, k + old.commits.length)) return null;
+  const ids = new Set(fresh.map((c) => c.change.commit));
+  for (let i = 0; i < commits.length; i++) {
+    if (i < k ? !ids.has(commits[i] as string) : commits[i] !== old.commits[i - k]) return null;
+  }
+  // A change older than the window's last `limit - k` commits of the old walk falls out of it.
+  const kept = new Set(old.commits.slice(0, old.limit - k));
+  const changes = new Map<string, Change>();
+  const changed = new Set<string>();
+  for (const [path, c] of old.changes) {
+    if (kept.has(c.commit)) changes.set(path, c);
+    else changed.add(path);
+  }
+  const byId = new Map(fresh.map((c) => [c.change.commit, c]));
+  const seen = new Set<string>();
+  for (const id of commits.slice(0, k)) {
+    const c = byId.get(id) as { change: Change; files: string[] };
+    for (const path of c.files) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      changes.set(path, c.change);
+      changed.add(path);
+    }
+  }
+  return { history: { limit: old.limit, commits, changes }, changed };
+}
+
+/** A file that differs between two commits: its blob at the newer one, or null when it is gone there (or is no file). */
+export type TreeDiffEntry = { path: string; blob: string | null };
+
+/** The files that differ between two commits, by path (`git diff-tree -r --raw`, renames as a removal and an addition). */
+export async function diffTree(root: string, from: string, to: string): Promise<TreeDiffEntry[]> {
+  const out = await git(root, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]);
+  const parts = out.split('\0');
+  const entries: TreeDiffEntry[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const head = parts[i] ?? '';
+    const path = parts[i + 1] ?? '';
+    if (!head.startsWith(':')) continue;
+    // :<old mode> <new mode> <old blob> <new blob> <status>
+    const [, mode, , blob] = head.slice(1).split(' ');
+    // A file is a blob at the newer commit unless it is gone (mode 000000) or a submodule (160000).
+    const isFile = mode !== undefined && mode !== '000000' && mode !== '160000';
+    entries.push({ path, blob: isFile && blob ? blob : null });
+  }
+  return entries;
+}
+
+/** The size of each blob (`git cat-file --batch-check`), by blob id. */
+export function blobSizes(root: string, blobs: readonly string[]): Promise<Map<string, number>> {
+  return new Promise((resolve, reject) => {
+    if (blobs.length === 0) {
+      resolve(new Map());
+      return;
+    }
+    const child = spawn('git', ['-C', root, 'cat-file', '--batch-check'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`git cat-file failed: ${stderr.trim() || `exit ${code}`}`));
+        return;
+      }
+      const sizes = new Map<string, number>();
+      for (const line of stdout.split('\n')) {
+        const [id, type, size] = line.split(' ');
+        if (id && type === 'blob') sizes.set(id, Number(size) || 0);
+      }
+      resolve(sizes);
+    });
+    child.stdin.end(`${blobs.join('\n')}\n`);
+  });
 }
 
 /** Whether `older` is an ancestor of (or is) `newer`. */

@@ -44,7 +44,7 @@ export function storedLines(engine: Engine, itemId: string | null): string[] | n
 }
 
 /** Whether the index is known to match the tree: no document node was written since it last did. */
-function isCurrent(db: Db, sourceId: string): boolean {
+export function isCurrent(db: Db, sourceId: string): boolean {
   return stmt(db, 'SELECT 1 FROM tree_grep_sources WHERE source_id = ?').get(sourceId) !== undefined;
 }
 
@@ -85,6 +85,35 @@ function writeDocument(db: Db, sourceId: string, doc: DocKey, lines: readonly st
     const { lastInsertRowid } = line.run(sourceId, doc.path, i + 1, text);
     trigrams.run(lastInsertRowid, text.toLowerCase());
   }
+}
+
+/**
+ * Brings the index of some documents to the tree, inside the caller's write transaction, and
+ * records the index as matching: for a build that found it matching before and wrote (or
+ * dropped) only these document nodes, so no other document can differ.
+ */
+export function indexDocuments(engine: Engine, sourceId: string, paths: Iterable<string>): void {
+  const db = engine.db;
+  const node = stmt(
+    db,
+    "SELECT id AS path, blob, item_id FROM tree_nodes WHERE source_id = ? AND id = ? AND kind = 'document'",
+  );
+  const indexed = stmt(db, 'SELECT blob, item_id FROM tree_grep_docs WHERE source_id = ? AND path = ?');
+  const drop = stmt(db, 'DELETE FROM tree_grep_docs WHERE source_id = ? AND path = ?');
+  for (const path of paths) {
+    const doc = node.get(sourceId, path) as DocKey | undefined;
+    const now = indexed.get(sourceId, path) as { blob: string | null; item_id: string | null } | undefined;
+    if (!doc) {
+      if (now) drop.run(sourceId, path);
+      continue;
+    }
+    if (now && now.blob === doc.blob && now.item_id === doc.item_id) continue;
+    writeDocument(db, sourceId, doc, storedLines(engine, doc.item_id));
+  }
+  stmt(
+    db,
+    'INSERT OR IGNORE INTO tree_grep_sources (source_id) SELECT id FROM tree_sources WHERE id = ?',
+  ).run(sourceId);
 }
 
 type GrepIndexRefresh = { indexed: number; dropped: number };

@@ -1,11 +1,10 @@
 /**
  * Repository trees (docs/TREES.md): the model-free tree index of a Markdown repository. A build
- * parses each document alone (`parseDocument`, stored for incremental builds) and assembles the
- * tree from parsed documents (`assembleTree`), so a whole and an incremental build of one commit
- * store the same rows.
+ * parses each document alone (`parseDocument` in parse.ts, stored for incremental builds) and
+ * assembles the tree from parsed documents (`assemble` in assemble.ts, changed in place by an
+ * incremental build: reassemble.ts), so a whole and an incremental build of one commit store the
+ * same rows. These are the names the builder shares with the rest of the engine.
  */
-export { assembleTree } from './assemble.ts';
-export { parseDocument } from './parse.ts';
 export type { ParsedDocument } from './parsed.ts';
 export { PARSED_VERSION } from './parsed.ts';
 export { indexablePath } from './paths.ts';

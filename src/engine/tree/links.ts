@@ -30,25 +30,6 @@ const MAX_MENTION_DEFINERS = 3;
 
 type Anchors = { exact: Map<string, string>; lower: Map<string, string> };
 
-export type LinkInput = {
-  /** The documents of the tree, in path order. */
-  docs: ParsedDocument[];
-  /** Folder ids the tree holds (`dir/`, and `/` for the root). */
-  folders: Set<string>;
-  /** Paths the repository has that the tree does not hold. */
-  otherPaths: Set<string>;
-  /** The reference ids each node defines, in tree order. */
-  definers: Map<string, string[]>;
-};
-
-export type LinkResult = {
-  /** Kept links by source node, in document order. */
-  outgoing: Map<string, TreeLink[]>;
-  /** How many links each source node has in all. */
-  totals: Map<string, number>;
-  broken: BrokenLink[];
-};
-
 function anchorsOf(doc: ParsedDocument): Anchors {
   const exact = new Map<string, string>();
   const lower = new Map<string, string>();
@@ -72,9 +53,41 @@ function findAnchor(anchors: Anchors, fragment: string): string | null {
   return anchorOf(anchors, fragment.replace(USER_CONTENT, ''));
 }
 
-export function resolveLinks(input: LinkInput): LinkResult {
-  const byPath = new Map(input.docs.map((d) => [d.path, d]));
-  const anchorCache = new Map<string, Anchors>();
+/** The links of one document: by source node, how many each has, and its broken links (none left out). */
+export type DocumentLinks = {
+  outgoing: Map<string, TreeLink[]>;
+  totals: Map<string, number>;
+  broken: BrokenLink[];
+};
+
+/** What resolving a document's references looks up in the rest of the tree. */
+export type LinkLookup = {
+  /** The documents of the tree, by path. */
+  docs: ReadonlyMap<string, ParsedDocument>;
+  folders: { has(id: string): boolean };
+  otherPaths: { has(path: string): boolean };
+  definers: ReadonlyMap<string, readonly { id: string }[]>;
+};
+
+/** The anchors of each document, made once per document object (a build asks for the same ones often). */
+const anchorCache = new WeakMap<ParsedDocument, Anchors>();
+
+function anchorsFor(doc: ParsedDocument): Anchors {
+  let anchors = anchorCache.get(doc);
+  if (!anchors) {
+    anchors = anchorsOf(doc);
+    anchorCache.set(doc, anchors);
+  }
+  return anchors;
+}
+
+/**
+ * One document's links, mentions and broken links against the rest of the tree. A document's
+ * links depend only on its own references and on what they name (the documents, folders and other
+ * paths at the paths they point to, and the definers of the ids they mention), which is what lets
+ * an incremental assembly resolve again only the documents a change can reach (docs/TREES.md [T14]).
+ */
+export function resolveDocumentLinks(doc: ParsedDocument, input: LinkLookup): DocumentLinks {
   const broken: BrokenLink[] = [];
   const brokenSeen = new Set<string>();
   const perNode = new Map<string, { to: string; kind: 'link' | 'mention'; line: number }[]>();
@@ -94,47 +107,40 @@ export function resolveLinks(input: LinkInput): LinkResult {
       const folder = path === '' ? '/' : path;
       return input.folders.has(folder) ? folder : null;
     }
-    const doc = byPath.get(path);
-    if (doc) {
-      if (!fragment) return doc.path;
-      let anchors = anchorCache.get(path);
-      if (!anchors) {
-        anchors = anchorsOf(doc);
-        anchorCache.set(path, anchors);
-      }
-      return findAnchor(anchors, fragment) ?? doc.path;
+    const target = input.docs.get(path);
+    if (target) {
+      if (!fragment) return target.path;
+      return findAnchor(anchorsFor(target), fragment) ?? target.path;
     }
     return input.folders.has(`${path}/`) ? `${path}/` : null;
   };
 
-  for (const doc of input.docs) {
-    for (const ref of doc.refs) {
-      if (ref.kind === 'mention') {
-        const definers = input.definers.get(ref.id);
-        if (!definers) continue;
-        let others = 0;
-        for (const n of definers) if (n !== ref.from) others++;
-        if (others >= 1 && others <= MAX_MENTION_DEFINERS) {
-          for (const to of definers) if (to !== ref.from) add(ref.from, to, 'mention', ref.line);
-        }
-        continue;
+  for (const ref of doc.refs) {
+    if (ref.kind === 'mention') {
+      const definers = input.definers.get(ref.id);
+      if (!definers) continue;
+      let others = 0;
+      for (const n of definers) if (n.id !== ref.from) others++;
+      if (others >= 1 && others <= MAX_MENTION_DEFINERS) {
+        for (const to of definers) if (to.id !== ref.from) add(ref.from, to.id, 'mention', ref.line);
       }
-      const to = linkTarget(ref.path, ref.fragment);
-      if (to) {
-        add(ref.from, to, 'link', ref.line);
-        continue;
-      }
-      const missing =
-        !ref.path.endsWith('/') &&
-        isMarkdownPath(ref.path) &&
-        couldIndex(ref.path) &&
-        !input.otherPaths.has(ref.path);
-      if (!missing || broken.length >= MAX_BROKEN) continue;
-      const key = `${doc.path}\u0000${ref.target}`;
-      if (brokenSeen.has(key)) continue;
-      brokenSeen.add(key);
-      broken.push({ from: doc.path, target: ref.target });
+      continue;
     }
+    const to = linkTarget(ref.path, ref.fragment);
+    if (to) {
+      add(ref.from, to, 'link', ref.line);
+      continue;
+    }
+    const missing =
+      !ref.path.endsWith('/') &&
+      isMarkdownPath(ref.path) &&
+      couldIndex(ref.path) &&
+      !input.otherPaths.has(ref.path);
+    if (!missing) continue;
+    const key = ref.target;
+    if (brokenSeen.has(key)) continue;
+    brokenSeen.add(key);
+    broken.push({ from: doc.path, target: ref.target });
   }
 
   const outgoing = new Map<string, TreeLink[]>();
@@ -163,4 +169,16 @@ export function resolveLinks(input: LinkInput): LinkResult {
     outgoing.set(from, distinct.slice(0, MAX_LINKS_PER_NODE));
   }
   return { outgoing, totals, broken };
+}
+
+/** The broken links of the tree: each document's in path order, at most 5,000 in all. */
+export function brokenOf(docs: Iterable<{ broken: readonly BrokenLink[] }>): BrokenLink[] {
+  const out: BrokenLink[] = [];
+  for (const d of docs) {
+    for (const b of d.broken) {
+      if (out.length >= MAX_BROKEN) return out;
+      out.push(b);
+    }
+  }
+  return out;
 }

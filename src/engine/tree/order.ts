@@ -61,3 +61,31 @@ export function latestChange(changes: Iterable<Change | null>): Change | null {
   }
   return latest ? { commit: latest.commit, date: latest.date, subject: latest.subject } : null;
 }
+
+/**
+ * Which of two document paths comes first in tree order (docs/TREES.md [T6]): under the folder
+ * both are in, a folder before a document, folders by name, documents README/index first, then
+ * by name. The order of the tree depends on nothing else, so a document added or removed moves no
+ * other document relative to the rest.
+ */
+export function compareTreePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  let at = 0;
+  for (;;) {
+    const ea = a.indexOf('/', at);
+    const eb = b.indexOf('/', at);
+    // A folder segment is one followed by a slash; the last segment is the document's name.
+    const sa = ea < 0 ? a.slice(at) : a.slice(at, ea);
+    const sb = eb < 0 ? b.slice(at) : b.slice(at, eb);
+    if (ea >= 0 && eb >= 0) {
+      if (sa === sb) {
+        at = ea + 1;
+        continue;
+      }
+      return compareNames(sa, sb);
+    }
+    if (ea >= 0) return -1;
+    if (eb >= 0) return 1;
+    return compareDocumentNames(sa, sb);
+  }
+}

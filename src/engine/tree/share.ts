@@ -146,24 +146,79 @@ export function sharedDocs(
   for (const r of rows) {
     if (only && !only(r.source_key.slice(prefix.length))) continue;
     if (docIdOf(workspaceId, creator, r.source_key) !== r.id) continue;
-    out.push({
-      id: r.id,
-      path: r.source_key.slice(prefix.length),
-      blob: r.blob,
-      size: r.size ?? 0,
-      changed: repoOriginOf(r.locator)?.changed ?? null,
-    });
+    out.push(sharedDocOf(r, prefix));
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+type SharedRow = {
+  id: string;
+  source_key: string;
+  blob: string;
+  size: number | null;
+  locator: string | null;
+};
+
+function sharedDocOf(r: SharedRow, prefix: string): SharedDoc {
+  return {
+    id: r.id,
+    path: r.source_key.slice(prefix.length),
+    blob: r.blob,
+    size: r.size ?? 0,
+    changed: repoOriginOf(r.locator)?.changed ?? null,
+  };
+}
+
+/**
+ * The live documents of a tree at some paths, as `sharedDocs` lists them (for a build that knows
+ * the others have not changed since it last listed them): each looked up by the id its creator's
+ * namespace gives its key.
+ */
+export function sharedDocsAt(
+  db: Db,
+  workspaceId: string,
+  creator: string,
+  tree: string,
+  paths: Iterable<string>,
+): SharedDoc[] {
+  const prefix = `tree:${tree}:`;
+  const row = stmt(
+    db,
+    `SELECT id, source_key, blob, size, locator FROM items
+     WHERE id = ? AND storage_kind = 'file' AND source_key = ? AND retired_at IS NULL AND blob IS NOT NULL`,
+  );
+  const out: SharedDoc[] = [];
+  for (const path of paths) {
+    const key = `${prefix}${path}`;
+    const r = row.get(docIdOf(workspaceId, creator, key), key) as SharedRow | undefined;
+    if (r) out.push(sharedDocOf(r, prefix));
+  }
+  return out;
 }
 
 /** What names a tree's documents exactly: each one's path, bytes and last change. */
 export function fingerprintOf(docs: readonly SharedDoc[]): string {
   const h = createHash('sha256');
-  for (const d of [...docs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
-    h.update(`${d.path}\0${d.blob}\0${d.changed ? JSON.stringify(d.changed) : ''}\n`);
+  // Hashed in large pieces (the same digest as line by line), each document's line made once.
+  let piece = '';
+  for (const d of [...docs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    let line = fingerprintLines.get(d);
+    if (line === undefined) {
+      line = `${d.path}\0${d.blob}\0${d.changed ? JSON.stringify(d.changed) : ''}\n`;
+      fingerprintLines.set(d, line);
+    }
+    piece += line;
+    if (piece.length >= 1 << 16) {
+      h.update(piece);
+      piece = '';
+    }
+  }
+  h.update(piece);
   return h.digest('hex');
 }
+
+/** A shared document's line of the fingerprint (a build hashes the same documents again and again). */
+const fingerprintLines = new WeakMap<SharedDoc, string>();
 
 /** The record row of a tree (local or received), as `tree_sources` holds it. */
 export type RecordRow = {

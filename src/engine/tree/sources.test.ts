@@ -176,4 +176,139 @@ describe('repository trees', () => {
     }
     expect(incremental).toBeGreaterThan(6);
   });
+
+  /** Everything a build stores for a tree, in a stable order (times and versions aside). */
+  const storedRows = (tree: string) => ({
+    nodes: engine.db.prepare('SELECT * FROM tree_nodes WHERE source_id = ? ORDER BY id').all(tree),
+    links: engine.db
+      .prepare('SELECT * FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal')
+      .all(tree),
+    broken: engine.db.prepare('SELECT * FROM tree_broken WHERE source_id = ? ORDER BY ordinal').all(tree),
+    docs: engine.db
+      .prepare('SELECT path, blob, parsed FROM tree_docs WHERE source_id = ? ORDER BY path')
+      .all(tree),
+    source: engine.db
+      .prepare('SELECT state, indexed_commit, counts, record, error FROM tree_sources WHERE id = ?')
+      .get(tree),
+    grep: engine.db
+      .prepare<[string], { path: string; blob: string; item_id: string; lines: number }>(
+        `SELECT d.path, d.blob, d.item_id, (SELECT COUNT(*) FROM tree_grep_lines l
+           WHERE l.source_id = d.source_id AND l.path = d.path) AS lines
+         FROM tree_grep_docs d WHERE d.source_id = ? ORDER BY d.path`,
+      )
+      .all(tree),
+    items: engine.db
+      .prepare(
+        // The locator's commit is where the bytes were first stored: rewinding the branch moves it.
+        `SELECT id, source_key, blob, json_extract(locator, '$.path') AS path,
+           json_extract(locator, '$.changed') AS changed FROM items
+         WHERE storage_kind = 'file' AND source_key LIKE ? AND retired_at IS NULL ORDER BY source_key`,
+      )
+      .all(`tree:${tree}:%`),
+  });
+
+  it('[T4] [T14] [T15] each kind of change, built in a row from the memo of the last build, stores what a whole build of its commit stores', async () => {
+    put('README.md', '# Handbook\n\nHow we work. See [the guide](docs/guide.md#setup).\n');
+    put('docs/index.md', '# Docs\n\nThe docs index.\n');
+    put('docs/guide.md', '# Guide\n\n## Setup\n\nInstall it. RULE-7 applies.\n');
+    put('docs/alone/only.md', '# Only\n\nThe one page here. See [missing](../nowhere.md).\n');
+    put('rules/rule.md', '# Rules\n\n## RULE-7 Keep it short\n\nShort.\n');
+    put('rules/other.md', '# Other\n\nLinks [a folder](../docs/) and [a file](/notes/later.md).\n');
+    for (let i = 0; i < 40; i++) put(`static/s${i}.md`, `# Static ${i}\n\nSee [rules](/rules/rule.md).\n`);
+    put('code/app.ts', 'export const x = 1;\n');
+    commit('start');
+    const tree = String((await call('trees.connect', { folder: repo })).id);
+    const steps: [string, () => void][] = [
+      ['a changed document', () => put('docs/guide.md', '# Guide\n\n## Setup\n\nInstall it twice.\n')],
+      [
+        'an added document a broken link now finds',
+        () => put('notes/later.md', '# Later\n\nWritten later.\n'),
+      ],
+      ['a deleted document', () => git('rm', '-q', 'docs/alone/only.md')],
+      ['a renamed document', () => git('mv', 'rules/other.md', 'rules/renamed.md')],
+      [
+        'a README that comes before the index',
+        () => put('docs/README.md', '# Read me\n\nThe docs, first.\n'),
+      ],
+      [
+        'a link added to another document',
+        () =>
+          put(
+            'static/s3.md',
+            '# Static 3\n\nSee [rules](/rules/rule.md) and [the guide](/docs/guide.md#setup).\n',
+          ),
+      ],
+      [
+        'a title that changes (the folder lists it)',
+        () => put('rules/rule.md', '# Rulebook\n\n## RULE-7 Keep it short\n\nShort.\n'),
+      ],
+      [
+        'a card that moves to another document (mentions follow it)',
+        () => {
+          put('rules/rule.md', '# Rulebook\n\nNo rules here now.\n');
+          put(
+            'docs/guide.md',
+            '# Guide\n\n## Setup\n\nInstall it twice.\n\n## RULE-7 Keep it short\n\nShort.\n',
+          );
+        },
+      ],
+      [
+        'a document that grows over 2 MiB (links to it are not broken)',
+        () => put('notes/later.md', `# Later\n\n${'x'.repeat(2 * 1024 * 1024)}\n`),
+      ],
+      ['a commit that changes no document', () => put('code/app.ts', 'export const x = 2;\n')],
+    ];
+    const built: { name: string; commit: string; rows: unknown }[] = [];
+    for (const [name, change] of steps) {
+      change();
+      const at = commit(name);
+      const outcome = await buildSource(engine, tree);
+      expect({ name, whole: outcome.whole, fromMemo: outcome.fromMemo }).toEqual({
+        name,
+        whole: false,
+        fromMemo: true,
+      });
+      const rows = storedRows(tree);
+      // The grep index holds every document of the tree as it is now ([T11]).
+      const documents = engine.db
+        .prepare(
+          "SELECT id AS path, blob, item_id FROM tree_nodes WHERE source_id = ? AND kind = 'document' ORDER BY id",
+        )
+        .all(tree);
+      expect(rows.grep.map(({ path, blob, item_id }) => ({ path, blob, item_id }))).toEqual(documents);
+      built.push({ name, commit: at, rows });
+    }
+    // Each commit again, whole (the branch set back to it), stores the same rows.
+    for (const b of built) {
+      git('update-ref', 'refs/heads/main', b.commit);
+      const whole = await buildSource(engine, tree, { rebuild: true });
+      expect(whole.whole).toBe(true);
+      expect({ name: b.name, rows: storedRows(tree) }).toEqual({ name: b.name, rows: b.rows });
+    }
+  });
+
+  it('[T4] a memo left by a build another process has since replaced is not used: the build reads the database', async () => {
+    for (let i = 0; i < 10; i++) put(`p${i}.md`, `# Page ${i}\n\nSee [next](p${(i + 1) % 10}.md).\n`);
+    commit('pages');
+    const tree = String((await call('trees.connect', { folder: repo })).id);
+    put('p1.md', '# Page 1\n\nChanged here.\n');
+    commit('here');
+    expect(await buildSource(engine, tree)).toMatchObject({ whole: false, fromMemo: true });
+    // Another process builds the next commit: this process's memo is of a build no longer stored.
+    put('p2.md', '# Page 2 elsewhere\n\nChanged there.\n');
+    commit('there');
+    const other = ws.open();
+    expect(await buildSource(other, tree)).toMatchObject({ whole: false, fromMemo: false });
+    await other.close();
+    put('p3.md', '# Page 3\n\nChanged here again, see [p2](p2.md).\n');
+    commit('here again');
+    expect(await buildSource(engine, tree)).toMatchObject({ whole: false, fromMemo: false });
+    const incremental = storedRows(tree);
+    expect(await buildSource(engine, tree, { rebuild: true })).toMatchObject({ whole: true });
+    expect(storedRows(tree)).toEqual(incremental);
+    // The whole build left a memo of its own: the next build starts from it.
+    put('p4.md', '# Page 4\n\nOnce more.\n');
+    commit('once more');
+    expect(await buildSource(engine, tree)).toMatchObject({ whole: false, fromMemo: true });
+  });
 });

@@ -7,39 +7,32 @@
  * the same commit.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { AppError } from '#shared/errors.ts';
-import { type AddResult, addBytes } from '../add/add.ts';
-import { expandPaths } from '../add/add-read.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
-import { retireFile } from '../knowledge/retire.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
-import {
-  currentBranch,
-  gitTopLevel,
-  isAncestor,
-  lastChanges,
-  listFiles,
-  readBlobs,
-  resolveCommit,
-} from './git.ts';
+import { type Assembly, assemble, brokenLinksOf, treeOf } from './assemble.ts';
+import { retireDocuments, retireRemoved, storeDocuments } from './documents.ts';
+import { currentBranch, gitTopLevel, isAncestor, resolveCommit } from './git.ts';
 import { refreshGrepIndex } from './grep-index.ts';
-import { assembleTree, indexablePath, PARSED_VERSION, type ParsedDocument, parseDocument } from './index.ts';
-import { SKIP_TOO_LARGE } from './paths.ts';
+import { indexablePath, PARSED_VERSION, type ParsedDocument } from './index.ts';
+import { type Listing, listShared, listSource } from './listing.ts';
 import {
-  fingerprintOf,
-  type RepoOrigin,
-  recordItemId,
-  repoOriginOf,
-  repoOriginText,
-  type SharedDoc,
-  sharedDocs,
-  type TreeRecord,
-  TreeRecordSchema,
-} from './share.ts';
-import type { BuiltTree, Change } from './types.ts';
+  type BuildMemo,
+  dropMemo,
+  type Entry,
+  keepMemo,
+  type StoredDoc,
+  storedDocs,
+  takeMemo,
+} from './memo.ts';
+import { SKIP_TOO_LARGE } from './paths.ts';
+import { reassemble } from './reassemble.ts';
+import { fingerprintOf, recordItemId, type SharedDoc, sharedDocsAt, type TreeRecord } from './share.ts';
+import type { Change } from './types.ts';
+import { linksByNode, type TreeWrite, writeTree } from './write.ts';
 
 /** Bumped when the builder's output changes: a tree made by an older builder is built again. */
 const BUILDER_VERSION = 2;
@@ -234,7 +227,7 @@ export function disconnectSource(engine: Engine, id?: string): { disconnected: s
     );
   assertCanWrite(engine.db, engine.user, source.scope);
   // A host stays up for days: the memo of a disconnected tree's last build goes with it.
-  memos.get(engine.db)?.delete(source.id);
+  dropMemo(engine.db, source.id);
   writeTx(engine.db, () => {
     for (const table of [
       'tree_nodes',
@@ -264,371 +257,18 @@ function setState(db: Db, id: string, fields: Record<string, unknown>): void {
   );
 }
 
-/** A file of the source: its path, what identifies its bytes (Git's blob id; a folder file's size and modified time) and size. */
-type Entry = { path: string; blob: string; size: number };
-
-type Listing = {
-  commit: string;
-  entries: Entry[];
-  changes: Map<string, Change> | null;
-  /** The bytes of some entries, by path. */
-  read(entries: readonly Entry[]): Promise<Map<string, Buffer>>;
-  /** A received tree: its documents are items already (by path), and the paths its record names. */
-  shared?: { items: Map<string, string>; others: string[] };
-  /** A received tree whose documents have not all arrived: how many it waits for. */
-  waitingFor?: number;
-  /** The repository's name: the root node's title. */
-  name: string;
-};
-
-/** A fingerprint of a plain folder's indexed documents: it stands for the commit a folder has not. */
-function folderFingerprint(docs: readonly { path: string; blob: string }[]): string {
-  const h = createHash('sha256');
-  for (const d of [...docs].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${d.path}\0${d.blob}\0`);
-  return `folder:${h.digest('hex').slice(0, 16)}`;
-}
-
-/** A received tree's record, as stored when it arrived (null when it cannot be read). */
-function recordOf(engine: Engine, source: TreeSource): TreeRecord | null {
-  const row = stmt(engine.db, 'SELECT record FROM tree_sources WHERE id = ?').get(source.id) as
-    | { record: string | null }
-    | undefined;
-  if (!row?.record) return null;
-  const parsed = TreeRecordSchema.safeParse(JSON.parse(row.record));
-  return parsed.success ? parsed.data : null;
-}
-
-/**
- * A tree received from another replica ([T13]): its creator's documents as they are here, when
- * they are exactly the ones its record names and their bytes are here; else how many are missing.
- */
-function listShared(engine: Engine, source: TreeSource): Listing {
-  const record = recordOf(engine, source);
-  if (!record) throw new AppError('validation-failed', `The record of ${source.root} cannot be read.`);
-  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, record.tree);
-  const present = docs.filter((d) => engine.blobs.has(d.blob));
-  const waitingFor =
-    fingerprintOf(docs) === record.fingerprint
-      ? docs.length - present.length
-      : Math.max(1, record.documents - present.length);
-  return {
-    commit: record.commit ?? `folder:${record.fingerprint.slice(0, 16)}`,
-    entries: docs.map((d) => ({ path: d.path, blob: d.blob, size: d.size })),
-    changes: new Map(docs.flatMap((d) => (d.changed ? [[d.path, d.changed] as const] : []))),
-    async read(wanted) {
-      return new Map(wanted.map((e) => [e.path, engine.blobs.get(e.blob)]));
-    },
-    shared: { items: new Map(docs.map((d) => [d.path, d.id])), others: record.others },
-    waitingFor,
-    name: source.root,
-  };
-}
-
-/** Every file of the source's commit (Git) or of the folder as it is now, read lazily. */
-async function listSource(engine: Engine, source: TreeSource): Promise<Listing> {
-  if (source.remote) return listShared(engine, source);
-  if (source.isGit) {
-    const commit = await resolveCommit(source.root, source.branch);
-    if (!commit) throw new AppError('not-found', `${source.root} has no branch ${source.branch ?? 'HEAD'}.`);
-    const entries = await listFiles(source.root, commit);
-    return {
-      commit,
-      entries,
-      name: basename(source.root),
-      changes: await lastChanges(source.root, commit),
-      async read(wanted) {
-        const blobs = await readBlobs(
-          source.root,
-          wanted.map((e) => e.blob),
-        );
-        return new Map(wanted.map((e) => [e.path, blobs.get(e.blob) ?? Buffer.alloc(0)]));
-      },
-    };
+function countsOf(a: Assembly, skipped: number): TreeCounts {
+  const counts = { ...EMPTY_COUNTS };
+  for (const n of a.nodes.values()) {
+    if (n.kind === 'document') counts.documents++;
+    else if (n.kind === 'folder') counts.folders++;
+    else if (n.kind === 'section') counts.sections++;
+    else if (n.kind === 'card') counts.cards++;
   }
-  // A folder has no ids for its bytes: a file is known by its size and modified time, so a host's
-  // minute-by-minute look at its tip stats the files and reads none; a build reads what changed.
-  const refused: { path: string; reason: string }[] = [];
-  const entries: Entry[] = [];
-  for (const f of await expandPaths([source.root], refused)) {
-    const path = relative(source.root, f.path).split(sep).join('/');
-    const st = await stat(f.path).catch(() => null);
-    if (st) entries.push({ path, blob: `stat:${st.size}:${Math.trunc(st.mtimeMs)}`, size: st.size });
-  }
-  return {
-    commit: folderFingerprint(entries.filter((e) => indexablePath(e.path, e.size) === null)),
-    entries,
-    name: basename(source.root),
-    changes: null,
-    async read(wanted) {
-      const out = new Map<string, Buffer>();
-      for (const e of wanted) out.set(e.path, await readFile(join(source.root, e.path)));
-      return out;
-    },
-  };
-}
-
-function countsOf(tree: BuiltTree, skipped: number): TreeCounts {
-  const kinds = (k: string) => tree.nodes.filter((n) => n.kind === k).length;
-  return {
-    documents: kinds('document'),
-    folders: kinds('folder'),
-    sections: kinds('section'),
-    cards: kinds('card'),
-    links: tree.links.length,
-    broken: tree.broken.length,
-    skipped: skipped + tree.skipped.length,
-  };
-}
-
-/** A document the last build stored: from this process's memo (parsed) or the database (its JSON). */
-type StoredDoc = { blob: string; item: string | null; doc: ParsedDocument | null; json: string | null };
-
-/**
- * What the last build in this process wrote, by database and source ([T4] in docs/TREES.md): the
- * next build of the same source compares with it instead of reading every stored node, link and
- * parsed document again, which is what keeps a host's one-file build short. It stands only while
- * the source is at the build that made it (the same `built_at`): a build by another process, a
- * disconnect or a write that failed leaves it unused, and the database is read as before.
- */
-type BuildMemo = {
-  builtAt: string;
-  /** The workspace and user it was made under: joining a server re-keys the items it names. */
-  owner: string;
-  docs: Map<string, StoredDoc>;
-  /** Each node's column values, and each node's links as flat (to, kind, line) triples. */
-  nodes: Map<string, unknown[]>;
-  links: Map<string, unknown[]>;
-};
-
-/** Whether two rows of values are the same, value by value. */
-function sameValues(a: readonly unknown[] | undefined, b: readonly unknown[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-const memos = new WeakMap<Db, Map<string, BuildMemo>>();
-
-function memoOf(db: Db, sourceId: string, owner: string): BuildMemo | null {
-  const memo = memos.get(db)?.get(sourceId);
-  if (!memo || memo.owner !== owner) return null;
-  const row = stmt(db, 'SELECT built_at FROM tree_sources WHERE id = ?').get(sourceId) as
-    | { built_at: string | null }
-    | undefined;
-  return row?.built_at === memo.builtAt ? memo : null;
-}
-
-function keepMemo(db: Db, sourceId: string, memo: BuildMemo): void {
-  let bySource = memos.get(db);
-  if (!bySource) {
-    bySource = new Map();
-    memos.set(db, bySource);
-  }
-  bySource.set(sourceId, memo);
-}
-
-/** The documents the last build stored: the memo's, else read from the database. */
-function storedDocs(db: Db, sourceId: string, memo: BuildMemo | null): Map<string, StoredDoc> {
-  if (memo) return memo.docs;
-  const rows = stmt(
-    db,
-    `SELECT d.path, d.blob, d.parsed, n.item_id AS item FROM tree_docs d
-     LEFT JOIN tree_nodes n ON n.source_id = d.source_id AND n.id = d.path WHERE d.source_id = ?`,
-  ).all(sourceId) as { path: string; blob: string; parsed: string; item: string | null }[];
-  return new Map(rows.map((r) => [r.path, { blob: r.blob, item: r.item, doc: null, json: r.parsed }]));
-}
-
-/** The columns of a node row, in order, as one build writes them (compared to write only what differs). */
-function nodeValues(n: BuiltTree['nodes'][number], file: { blob: string; item: string | null } | undefined) {
-  return [
-    n.kind,
-    n.parent,
-    n.ordinal,
-    n.path,
-    n.anchor,
-    n.title,
-    n.summary,
-    n.summarySource,
-    n.lineStart,
-    n.ownEnd,
-    n.lineEnd,
-    n.tokens,
-    n.status,
-    n.supersededBy,
-    JSON.stringify(n.refIds),
-    n.changed ? JSON.stringify(n.changed) : null,
-    n.outgoingTotal,
-    file?.blob ?? null,
-    file?.item ?? null,
-  ];
-}
-
-const NODE_COLUMNS = [
-  'kind',
-  'parent',
-  'ordinal',
-  'path',
-  'anchor',
-  'title',
-  'summary',
-  'summary_source',
-  'line_start',
-  'own_end',
-  'line_end',
-  'tokens',
-  'status',
-  'superseded_by',
-  'ref_ids',
-  'changed',
-  'outgoing_total',
-  'blob',
-  'item_id',
-] as const;
-
-/**
- * Writes the tree of one build in one transaction, touching only the rows that differ from the
- * stored tree (a one-file change writes a few rows); the result is the same rows a whole write
- * makes. It checks the source is still at the commit the build started from.
- */
-function writeTree(
-  db: Db,
-  source: TreeSource,
-  build: {
-    commit: string;
-    tree: BuiltTree;
-    files: Map<string, { blob: string; item: string | null }>;
-    /** The documents this build parsed (all of them in a whole build), to store for the next one. */
-    parsed: Map<string, { blob: string; json: string; doc: ParsedDocument }>;
-    /** Every document of the tree, parsed now or taken as stored. */
-    docs: Map<string, StoredDoc>;
-    /** What the last build stored, when this process still knows it. */
-    memo: BuildMemo | null;
-    owner: string;
-    whole: boolean;
-    skipped: number;
-    /** The record replicas build the tree from (a tree built here), made inside the transaction. */
-    record: (() => string) | null;
-  },
-): void {
-  const { tree, files, parsed, memo } = build;
-  const nodeRows = new Map<string, unknown[]>();
-  let linkRows = new Map<string, unknown[]>();
-  let at = '';
-  writeTx(db, () => {
-    const now = stmt(db, 'SELECT indexed_commit FROM tree_sources WHERE id = ?').get(source.id) as
-      | { indexed_commit: string | null }
-      | undefined;
-    if (!now) throw new AppError('not-found', `${source.root} was disconnected during its build.`);
-    if (now.indexed_commit !== source.indexedCommit)
-      throw new AppError('conflict', `${source.root} was built by another process meanwhile: build again.`);
-    // Nodes: compare each with the stored row, value by value.
-    const stored =
-      memo?.nodes ??
-      new Map(
-        (
-          stmt(db, `SELECT id, ${NODE_COLUMNS.join(', ')} FROM tree_nodes WHERE source_id = ?`).all(
-            source.id,
-          ) as Record<string, unknown>[]
-        ).map((r) => [String(r.id), NODE_COLUMNS.map((c) => r[c])]),
-      );
-    const upsert = stmt(
-      db,
-      `INSERT OR REPLACE INTO tree_nodes (source_id, id, ${NODE_COLUMNS.join(', ')})
-       VALUES (?, ?, ${NODE_COLUMNS.map(() => '?').join(', ')})`,
-    );
-    const keep = new Set<string>();
-    for (const n of tree.nodes) {
-      keep.add(n.id);
-      const values = nodeValues(n, n.kind === 'document' ? files.get(n.path) : undefined);
-      nodeRows.set(n.id, values);
-      if (!sameValues(stored.get(n.id), values)) upsert.run(source.id, n.id, ...values);
-    }
-    const dropNode = stmt(db, 'DELETE FROM tree_nodes WHERE source_id = ? AND id = ?');
-    for (const id of stored.keys()) if (!keep.has(id)) dropNode.run(source.id, id);
-    // Links and broken links: rewritten for the nodes whose list differs.
-    const links = new Map<string, unknown[]>();
-    for (const l of tree.links) {
-      const list = links.get(l.from);
-      if (list) list.push(l.to, l.kind, l.line);
-      else links.set(l.from, [l.to, l.kind, l.line]);
-    }
-    const storedLinks = memo?.links ?? new Map<string, unknown[]>();
-    if (!memo)
-      for (const r of stmt(
-        db,
-        'SELECT from_id, ordinal, to_id, kind, line FROM tree_links WHERE source_id = ? ORDER BY from_id, ordinal',
-      ).all(source.id) as { from_id: string; to_id: string; kind: string; line: number }[]) {
-        const list = storedLinks.get(r.from_id);
-        if (list) list.push(r.to_id, r.kind, r.line);
-        else storedLinks.set(r.from_id, [r.to_id, r.kind, r.line]);
-      }
-    const dropLinks = stmt(db, 'DELETE FROM tree_links WHERE source_id = ? AND from_id = ?');
-    const addLink = stmt(
-      db,
-      'INSERT INTO tree_links (source_id, from_id, ordinal, to_id, kind, line) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (const [from, list] of links) {
-      if (sameValues(storedLinks.get(from), list)) continue;
-      dropLinks.run(source.id, from);
-      for (let i = 0; i < list.length; i += 3)
-        addLink.run(source.id, from, i / 3, list[i], list[i + 1], list[i + 2]);
-    }
-    for (const from of storedLinks.keys()) if (!links.has(from)) dropLinks.run(source.id, from);
-    linkRows = links;
-    stmt(db, 'DELETE FROM tree_broken WHERE source_id = ?').run(source.id);
-    const broken = stmt(
-      db,
-      'INSERT INTO tree_broken (source_id, ordinal, from_id, target) VALUES (?, ?, ?, ?)',
-    );
-    for (const [i, b] of tree.broken.entries()) broken.run(source.id, i, b.from, b.target);
-    // The parsed documents, for the next incremental build: those parsed now (new bytes, or the
-    // same bytes with another last change), and none the tree no longer has.
-    const before =
-      memo?.docs ??
-      new Map(
-        (
-          stmt(db, 'SELECT path, blob FROM tree_docs WHERE source_id = ?').all(source.id) as {
-            path: string;
-          }[]
-        ).map((r) => [r.path, null]),
-      );
-    const putDoc = stmt(
-      db,
-      'INSERT OR REPLACE INTO tree_docs (source_id, path, blob, parsed) VALUES (?, ?, ?, ?)',
-    );
-    for (const [path, d] of parsed) putDoc.run(source.id, path, d.blob, d.json);
-    const dropDoc = stmt(db, 'DELETE FROM tree_docs WHERE source_id = ? AND path = ?');
-    for (const path of before.keys()) if (!build.docs.has(path)) dropDoc.run(source.id, path);
-    at = new Date().toISOString();
-    setState(db, source.id, {
-      state: 'ready',
-      indexed_commit: build.commit,
-      attempted_commit: build.commit,
-      counts: JSON.stringify(countsOf(tree, build.skipped)),
-      error: null,
-      builder_version: BUILDER_VERSION,
-      built_at: at,
-      ...(build.whole ? { whole_built_at: at, incremental_builds: 0 } : {}),
-    });
-    if (!build.whole)
-      stmt(db, 'UPDATE tree_sources SET incremental_builds = incremental_builds + 1 WHERE id = ?').run(
-        source.id,
-      );
-    if (build.record) {
-      const text = build.record();
-      stmt(
-        db,
-        `UPDATE tree_sources SET record = ?, updated_at = ?, version = version + 1
-         WHERE id = ? AND record IS NOT ?`,
-      ).run(text, at, source.id, text);
-    }
-  });
-  keepMemo(db, source.id, {
-    builtAt: at,
-    owner: build.owner,
-    docs: build.docs,
-    nodes: nodeRows,
-    links: linkRows,
-  });
+  for (const d of a.links.values()) for (const list of d.outgoing.values()) counts.links += list.length;
+  counts.broken = brokenLinksOf(a).length;
+  counts.skipped = skipped + a.skipped.length;
+  return counts;
 }
 
 type SourceBuildRow = { builder_version: number; whole_built_at: string | null; incremental_builds: number };
@@ -641,18 +281,16 @@ const WHOLE_BUILD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /**
  * Whether this build may reuse the stored parsed documents ([T4] in docs/TREES.md): a tree of
  * this builder from a whole build less than a day and fewer than 50 incremental builds ago, at a
- * commit that is an ancestor of the new one, with at most 2,000 (and a fifth of the) documents
- * changed; never a Rebuild. Either way the stored rows are the same.
+ * commit that is an ancestor of the new one (`knownAncestor`: the listing proved it, [T15]), with
+ * at most 2,000 (and a fifth of the) documents changed; never a Rebuild. Either way the stored
+ * rows are the same.
  */
 async function incrementalAllowed(
   db: Db,
   source: TreeSource,
-  commit: string,
-  changedDocs: number,
-  docs: number,
-  rebuild: boolean,
+  build: { commit: string; changedDocs: number; docs: number; rebuild: boolean; knownAncestor: boolean },
 ): Promise<boolean> {
-  if (rebuild || !source.indexedCommit) return false;
+  if (build.rebuild || !source.indexedCommit) return false;
   const row = stmt(
     db,
     'SELECT builder_version, whole_built_at, incremental_builds FROM tree_sources WHERE id = ?',
@@ -660,8 +298,13 @@ async function incrementalAllowed(
   if (row.builder_version !== BUILDER_VERSION || !row.whole_built_at) return false;
   if (row.incremental_builds >= INCREMENTAL_MAX_BUILDS) return false;
   if (Date.now() - Date.parse(row.whole_built_at) > WHOLE_BUILD_MAX_AGE_MS) return false;
-  if (changedDocs > INCREMENTAL_MAX_CHANGED || changedDocs > docs / 5) return false;
-  if (source.isGit && !source.remote && !(await isAncestor(source.root, source.indexedCommit, commit)))
+  if (build.changedDocs > INCREMENTAL_MAX_CHANGED || build.changedDocs > build.docs / 5) return false;
+  if (
+    source.isGit &&
+    !source.remote &&
+    !build.knownAncestor &&
+    !(await isAncestor(source.root, source.indexedCommit, build.commit))
+  )
     return false;
   return true;
 }
@@ -671,6 +314,8 @@ export type BuildOutcome = {
   source: TreeSource;
   added: string[];
   whole: boolean;
+  /** Incremental from the memo of the last build in this process ([T14], [T15]), not from the database. */
+  fromMemo: boolean;
   parsed: number;
   waitingFor?: number;
 };
@@ -682,13 +327,17 @@ const RECORD_OTHERS_MAX = 5000;
  * The Markdown files the repository has but the tree does not hold for their size: a link to one
  * is not broken. The same list is what a replica receiving the tree assembles with ([T13]).
  */
-function othersOf(listing: Listing, skipped: readonly { path: string; reason: string }[]): string[] {
+function othersOf(listing: Listing, skipped: ReadonlyMap<string, string>): string[] {
   if (listing.shared) return listing.shared.others;
-  return skipped
-    .filter((x) => x.reason === SKIP_TOO_LARGE)
-    .map((x) => x.path)
-    .sort()
-    .slice(0, RECORD_OTHERS_MAX);
+  const out: string[] = [];
+  for (const [path, reason] of skipped) if (reason === SKIP_TOO_LARGE) out.push(path);
+  return out.sort().slice(0, RECORD_OTHERS_MAX);
+}
+
+/** Whether two last changes are the same. */
+function sameChange(a: Change | null, b: Change | null): boolean {
+  if (!a || !b) return a === b;
+  return a.commit === b.commit && a.date === b.date && a.subject === b.subject;
 }
 
 /**
@@ -707,136 +356,38 @@ export async function buildSource(
   const source = sourceOf(engine, id);
   if (source.state === 'off') throw new AppError('validation-failed', `${source.root} is turned off.`);
   let attempted: string | null = null;
+  const owner = `${engine.workspaceId}\0${engine.user}`;
+  // Taken out while this build runs: it is changed in place, and kept again only once written.
+  const memo = takeMemo(engine.db, source.id, owner);
   try {
-    const listing = await listSource(engine, source);
+    let listing = await listSource(engine, source, options.rebuild ? null : memo);
     if (listing.waitingFor) {
+      // Nothing is built: the last build's memo stands as it was.
+      if (memo) keepMemo(engine.db, source.id, memo);
       setState(engine.db, source.id, { state: 'queued', waiting_for: listing.waitingFor, error: null });
       return {
         source: sourceOf(engine, source.id),
         added: [],
         whole: false,
+        fromMemo: false,
         parsed: 0,
         waitingFor: listing.waitingFor,
       };
     }
-    setState(engine.db, source.id, { state: 'indexing', error: null, waiting_for: null });
     attempted = listing.commit;
-    setState(engine.db, source.id, { attempted_commit: listing.commit });
-    const skipped: { path: string; reason: string }[] = [];
-    const indexed: Entry[] = [];
-    for (const e of listing.entries) {
-      const reason = indexablePath(e.path, e.size);
-      if (reason === null) indexed.push(e);
-      else if (/\.md$/i.test(e.path)) skipped.push({ path: e.path, reason });
-    }
-    const owner = `${engine.workspaceId}\0${engine.user}`;
-    const memo = memoOf(engine.db, source.id, owner);
-    const stored = storedDocs(engine.db, source.id, memo);
-    const changedOf = (e: Entry) => listing.changes?.get(e.path) ?? null;
-    // Each stored document is parsed from JSON once (none with the memo), and only when its bytes
-    // are the same.
-    const reused = new Map<string, ParsedDocument>();
-    for (const e of indexed) {
-      const d = stored.get(e.path);
-      if (!d || d.blob !== e.blob) continue;
-      const p = d.doc ?? (JSON.parse(d.json ?? 'null') as ParsedDocument);
-      if (p.version === PARSED_VERSION && JSON.stringify(p.changed) === JSON.stringify(changedOf(e)))
-        reused.set(e.path, p);
-    }
-    const fresh = indexed.filter((e) => !reused.has(e.path));
-    const present = new Set(indexed.map((e) => e.path));
-    const whole = !(await incrementalAllowed(
-      engine.db,
-      source,
-      listing.commit,
-      fresh.length + [...stored.keys()].filter((p) => !present.has(p)).length,
-      indexed.length,
-      options.rebuild === true,
-    ));
-    const toParse = whole ? indexed : fresh;
-    const bytes = await listing.read(toParse);
-    const parsed = new Map<string, { blob: string; json: string; doc: ParsedDocument }>();
-    const treeDocs = new Map<string, StoredDoc>();
-    const docs: ParsedDocument[] = [];
-    const files = new Map<string, { blob: string; item: string | null }>();
-    const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
-    const reparse = new Set(toParse.map((e) => e.path));
-    const anew = new Set<string>();
-    for (const e of indexed) {
-      if (!reparse.has(e.path)) {
-        const p = reused.get(e.path) as ParsedDocument;
-        docs.push(p);
-        const item = stored.get(e.path)?.item ?? null;
-        files.set(e.path, { blob: e.blob, item });
-        treeDocs.set(e.path, { blob: e.blob, item, doc: p, json: null });
-        continue;
-      }
-      const b = bytes.get(e.path) ?? Buffer.alloc(0);
-      const p = parseDocument({ path: e.path, text: b.toString('utf8'), changed: changedOf(e) });
-      docs.push(p);
-      parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p), doc: p });
-      if (listing.shared) {
-        // A received tree's documents are its creator's items already.
-        const item = listing.shared.items.get(e.path) ?? null;
-        files.set(e.path, { blob: e.blob, item });
-        treeDocs.set(e.path, { blob: e.blob, item, doc: p, json: null });
-        continue;
-      }
-      const [added, unchanged] = [result.added.length, result.unchanged.length];
-      await addBytes(
-        { db: engine.db, blobs: engine.blobs, workspaceId: engine.workspaceId, user: engine.user },
-        {
-          bytes: b,
-          name: basename(e.path),
-          path: `${basename(source.root)}/${e.path}`,
-          sourceKey: `tree:${source.id}:${e.path}`,
-          mtime: changedOf(e) ? new Date((changedOf(e) as Change).date) : new Date(),
-          scope: source.scope,
-          originSource: 'tree',
-        },
-        result,
-      );
-      // The one entry this document made: added anew, or unchanged (refused ones have no item).
-      const entry =
-        result.added.length > added
-          ? result.added.at(-1)
-          : result.unchanged.length > unchanged
-            ? result.unchanged.at(-1)
-            : undefined;
-      if (entry && result.added.length > added) anew.add(e.path);
-      files.set(e.path, { blob: e.blob, item: entry?.id ?? null });
-      treeDocs.set(e.path, { blob: e.blob, item: entry?.id ?? null, doc: p, json: null });
-    }
-    // The creator's document items as replicas will see them: read once, for the retirements and the record.
-    let shared: SharedDoc[] = [];
-    if (!listing.shared) {
-      markOrigins(engine, source, listing, { paths: toParse.map((e) => e.path), anew, changedOf, files });
-      shared = retireRemoved(engine, source, present);
-    }
-    const others = othersOf(listing, skipped);
-    const tree = assembleTree(docs, { otherPaths: others, rootTitle: listing.name });
-    writeTree(engine.db, source, {
-      commit: listing.commit,
-      tree,
-      files,
-      parsed,
-      docs: treeDocs,
-      memo,
-      owner,
-      whole,
-      skipped: skipped.length,
-      record: listing.shared
-        ? null
-        : () => recordText(source, { commit: listing.commit, others, docs: shared }),
+    setState(engine.db, source.id, {
+      state: 'indexing',
+      error: null,
+      waiting_for: null,
+      attempted_commit: listing.commit,
     });
-    // The grep index follows the tree now, so the first grep after a build does not pay for it.
-    refreshGrepIndex(engine, source.id);
-    return {
-      source: sourceOf(engine, source.id),
-      added: result.added.map((a) => a.id),
-      whole,
-      parsed: toParse.length,
-    };
+    if (memo && listing.changed) {
+      const outcome = await buildFromMemo(engine, source, listing, memo);
+      if (outcome) return outcome;
+      // Not incremental after all: the whole commit is listed (the memo's rows are still the stored ones).
+      listing = await listSource(engine, source, null);
+    }
+    return await buildListed(engine, source, listing, memo, options.rebuild === true);
   } catch (err) {
     // Another process built it meanwhile (writeTree's check): its tree and state stand.
     if (err instanceof AppError && err.code === 'conflict') throw err;
@@ -849,58 +400,276 @@ export async function buildSource(
   }
 }
 
-/**
- * Each document's item carries where it came from ([T13]): the tree, its path, a commit that holds
- * its bytes (the one it was stored at; kept while the bytes stay the same) and its last change.
- * Only the documents this build read are looked at; a locator is written only when it differs.
- */
-function markOrigins(
-  engine: Engine,
-  source: TreeSource,
-  listing: Listing,
-  build: {
-    paths: readonly string[];
-    anew: ReadonlySet<string>;
-    changedOf: (e: Entry) => Change | null;
-    files: ReadonlyMap<string, { blob: string; item: string | null }>;
-  },
-): void {
-  const read = stmt(engine.db, 'SELECT locator FROM items WHERE id = ?');
-  const write = stmt(engine.db, 'UPDATE items SET locator = ?, updated_at = ? WHERE id = ?');
-  const at = new Date().toISOString();
-  writeTx(engine.db, () => {
-    for (const path of build.paths) {
-      const file = build.files.get(path);
-      if (!file?.item) continue;
-      const now = read.get(file.item) as { locator: string | null } | undefined;
-      const prev = repoOriginOf(now?.locator ?? null);
-      const commit = source.isGit
-        ? !build.anew.has(path) && prev?.commit && prev.path === path
-          ? prev.commit
-          : listing.commit
-        : null;
-      const origin: RepoOrigin = {
-        type: 'repo',
-        tree: source.id,
-        path,
-        commit,
-        changed: build.changedOf({ path, blob: file.blob, size: 0 }),
-      };
-      const text = repoOriginText(origin);
-      if (now?.locator !== text) write.run(text, at, file.item);
-    }
+/** The source's row once a build is written. */
+function readyState(commit: string, counts: TreeCounts, whole: boolean) {
+  return (at: string): Record<string, unknown> => ({
+    state: 'ready',
+    indexed_commit: commit,
+    attempted_commit: commit,
+    counts: JSON.stringify(counts),
+    error: null,
+    builder_version: BUILDER_VERSION,
+    built_at: at,
+    ...(whole ? { whole_built_at: at, incremental_builds: 0 } : {}),
   });
 }
 
-/** The items of documents the repository no longer has are retired: search finds them no more. */
-function retireRemoved(engine: Engine, source: TreeSource, present: ReadonlySet<string>): SharedDoc[] {
-  const docs = sharedDocs(engine.db, engine.workspaceId, source.createdBy, source.id);
-  const kept: SharedDoc[] = [];
-  for (const d of docs) {
-    if (present.has(d.path)) kept.push(d);
-    else retireFile(engine.db, d.id);
+/**
+ * A build from a whole listing: whole, or incremental from the stored parsed documents (the
+ * memo's, else the database's), assembling the whole tree and comparing every row.
+ */
+async function buildListed(
+  engine: Engine,
+  source: TreeSource,
+  listing: Listing,
+  memo: BuildMemo | null,
+  rebuild: boolean,
+): Promise<BuildOutcome> {
+  const skipped = new Map<string, string>();
+  const indexed: Entry[] = [];
+  for (const e of listing.entries) {
+    const reason = indexablePath(e.path, e.size);
+    if (reason === null) indexed.push(e);
+    else if (/\.md$/i.test(e.path)) skipped.set(e.path, reason);
   }
-  return kept;
+  const stored = storedDocs(engine.db, source.id, memo);
+  const changedOf = (e: Entry) => listing.changes?.get(e.path) ?? null;
+  // Each stored document is parsed from JSON once (none with the memo), and only when its bytes
+  // are the same.
+  const reused = new Map<string, ParsedDocument>();
+  for (const e of indexed) {
+    const d = stored.get(e.path);
+    if (!d || d.blob !== e.blob) continue;
+    const p = d.doc ?? (JSON.parse(d.json ?? 'null') as ParsedDocument);
+    if (p.version === PARSED_VERSION && sameChange(p.changed, changedOf(e))) reused.set(e.path, p);
+  }
+  const fresh = indexed.filter((e) => !reused.has(e.path));
+  const present = new Set(indexed.map((e) => e.path));
+  const whole = !(await incrementalAllowed(engine.db, source, {
+    commit: listing.commit,
+    changedDocs: fresh.length + [...stored.keys()].filter((p) => !present.has(p)).length,
+    docs: indexed.length,
+    rebuild,
+    knownAncestor: false,
+  }));
+  const toParse = whole ? indexed : fresh;
+  const done = await storeDocuments(engine, source, listing, toParse);
+  const docs = new Map<string, StoredDoc>();
+  for (const e of indexed) {
+    const now = done.parsed.get(e.path);
+    const item = now ? (done.items.get(e.path) ?? null) : (stored.get(e.path)?.item ?? null);
+    docs.set(e.path, {
+      blob: e.blob,
+      item,
+      doc: now?.doc ?? (reused.get(e.path) as ParsedDocument),
+      json: null,
+    });
+  }
+  // The creator's document items as replicas will see them: read once, for the retirements and the record.
+  const shared = listing.shared ? null : retireRemoved(engine, source, present);
+  const others = othersOf(listing, skipped);
+  const assembly = assemble(
+    [...docs.values()].map((d) => d.doc as ParsedDocument),
+    { otherPaths: others, rootTitle: listing.name },
+  );
+  const tree = treeOf(assembly);
+  const written = writeTree(engine, {
+    sourceId: source.id,
+    root: source.root,
+    indexedBefore: source.indexedCommit,
+    nodes: tree.nodes,
+    goneNodes: null,
+    links: linksByNode(tree.links),
+    linksComplete: true,
+    broken: tree.broken,
+    fileOf: (path) => docs.get(path),
+    parsed: done.parsed,
+    goneDocs: [...stored.keys()].filter((p) => !docs.has(p)),
+    stored: memo ? { rows: memo.rows, broken: memo.broken } : null,
+    state: readyState(listing.commit, countsOf(assembly, skipped.size), whole),
+    whole,
+    record: shared ? () => recordText(source, { commit: listing.commit, others, docs: shared }) : null,
+  });
+  keepMemo(engine.db, source.id, {
+    builtAt: written.at,
+    owner: `${engine.workspaceId}\0${engine.user}`,
+    commit: listing.commit,
+    docs,
+    rows: written.rows,
+    broken: written.broken,
+    assembly,
+    skipped,
+    git: listing.git?.history ? { files: listing.git.files, history: listing.git.history } : null,
+    shared: shared ? new Map(shared.map((d) => [d.path, d])) : null,
+  });
+  // The grep index follows the tree now, so the first grep after a build does not pay for it.
+  refreshGrepIndex(engine, source.id);
+  return {
+    source: sourceOf(engine, source.id),
+    added: done.added,
+    whole,
+    fromMemo: false,
+    parsed: toParse.length,
+  };
+}
+
+/** What changed since the memo's build: documents to parse, documents gone, Markdown files left out (or no more). */
+type MemoPlan = {
+  toParse: Entry[];
+  gone: string[];
+  skipped: Map<string, string | null>;
+  /** How many documents the tree will hold. */
+  docs: number;
+};
+
+/** Looks only at the paths the listing says may differ from the memo ([T15]); changes nothing. */
+function planFromMemo(listing: Listing, files: ReadonlyMap<string, Entry>, memo: BuildMemo): MemoPlan {
+  const plan: MemoPlan = { toParse: [], gone: [], skipped: new Map(), docs: memo.docs.size };
+  for (const path of listing.changed ?? []) {
+    const e = files.get(path);
+    const reason = e ? indexablePath(path, e.size) : null;
+    const isMarkdown = /\.md$/i.test(path);
+    if (e && reason === null) {
+      if (isMarkdown) plan.skipped.set(path, null);
+      const d = memo.docs.get(path);
+      if (!d) plan.docs++;
+      else if (d.blob === e.blob && d.doc && sameChange(d.doc.changed, listing.changes?.get(path) ?? null))
+        continue;
+      plan.toParse.push(e);
+    } else {
+      if (isMarkdown) plan.skipped.set(path, e ? reason : null);
+      if (memo.docs.has(path)) {
+        plan.gone.push(path);
+        plan.docs--;
+      }
+    }
+  }
+  return plan;
+}
+
+/**
+ * An incremental build from the memo of the last build in this process ([T14], [T15]): only the
+ * paths the listing says may differ are looked at, the memo's assembly is changed by the
+ * documents that did, and only the rows it names are compared. Null, with nothing done, when the
+ * build may not be incremental (the caller builds whole).
+ */
+async function buildFromMemo(
+  engine: Engine,
+  source: TreeSource,
+  listing: Listing,
+  memo: BuildMemo,
+): Promise<BuildOutcome | null> {
+  const files = listing.git?.files;
+  if (!files || !listing.changed) return null;
+  const { toParse, gone, skipped: skippedNow, docs } = planFromMemo(listing, files, memo);
+  const allowed = await incrementalAllowed(engine.db, source, {
+    commit: listing.commit,
+    changedDocs: toParse.length + gone.length,
+    docs,
+    rebuild: false,
+    knownAncestor: true,
+  });
+  if (!allowed) return null;
+  for (const [path, reason] of skippedNow) {
+    if (reason === null) memo.skipped.delete(path);
+    else memo.skipped.set(path, reason);
+  }
+  const done = await storeDocuments(engine, source, listing, toParse);
+  const changes = new Map<string, ParsedDocument | null>();
+  for (const e of toParse) {
+    const doc = (done.parsed.get(e.path) as { doc: ParsedDocument }).doc;
+    changes.set(e.path, doc);
+    memo.docs.set(e.path, { blob: e.blob, item: done.items.get(e.path) ?? null, doc, json: null });
+  }
+  for (const path of gone) {
+    changes.set(path, null);
+    memo.docs.delete(path);
+  }
+  if (memo.shared) updateShared(engine, source, memo.shared, toParse, gone);
+  const others = othersOf(listing, memo.skipped);
+  const rows = changedRows(memo, changes, { otherPaths: others, rootTitle: listing.name });
+  const shared = memo.shared;
+  const written = writeTree(engine, {
+    sourceId: source.id,
+    root: source.root,
+    indexedBefore: source.indexedCommit,
+    ...rows,
+    fileOf: (path) => memo.docs.get(path),
+    parsed: done.parsed,
+    goneDocs: gone,
+    stored: { rows: memo.rows, broken: memo.broken },
+    state: readyState(listing.commit, countsOf(memo.assembly, memo.skipped.size), false),
+    whole: false,
+    record: shared
+      ? () => recordText(source, { commit: listing.commit, others, docs: [...shared.values()] })
+      : null,
+  });
+  memo.builtAt = written.at;
+  memo.commit = listing.commit;
+  memo.rows = written.rows;
+  memo.broken = written.broken;
+  memo.git = listing.git?.history ? { files, history: listing.git.history } : null;
+  keepMemo(engine.db, source.id, memo);
+  refreshGrepIndex(engine, source.id);
+  return {
+    source: sourceOf(engine, source.id),
+    added: done.added,
+    whole: false,
+    fromMemo: true,
+    parsed: toParse.length,
+  };
+}
+
+/**
+ * The memo's assembly changed by some documents, and the rows that may differ ([T14]); an
+ * assembly the change cannot be made to (the document cap) is made whole, and every row compared.
+ */
+function changedRows(
+  memo: BuildMemo,
+  changes: ReadonlyMap<string, ParsedDocument | null>,
+  options: { otherPaths: string[]; rootTitle: string },
+): Pick<TreeWrite, 'nodes' | 'goneNodes' | 'links' | 'linksComplete' | 'broken'> {
+  const delta = reassemble(memo.assembly, { docs: changes, ...options });
+  if (delta) return { ...delta, linksComplete: false };
+  memo.assembly = assemble(
+    [...memo.docs.values()].map((d) => d.doc as ParsedDocument),
+    options,
+  );
+  const tree = treeOf(memo.assembly);
+  return {
+    nodes: tree.nodes,
+    goneNodes: null,
+    links: linksByNode(tree.links),
+    linksComplete: true,
+    broken: tree.broken,
+  };
+}
+
+/**
+ * The creator's document items after an incremental build: those of documents gone are retired,
+ * those stored now read again; the others are as the last build listed them.
+ */
+function updateShared(
+  engine: Engine,
+  source: TreeSource,
+  shared: Map<string, SharedDoc>,
+  stored: readonly Entry[],
+  gone: readonly string[],
+): void {
+  retireDocuments(
+    engine,
+    gone.flatMap((path) => shared.get(path) ?? []),
+  );
+  for (const path of gone) shared.delete(path);
+  for (const e of stored) shared.delete(e.path);
+  const now = sharedDocsAt(
+    engine.db,
+    engine.workspaceId,
+    source.createdBy,
+    source.id,
+    stored.map((e) => e.path),
+  );
+  for (const d of now) shared.set(d.path, d);
 }
 
 /** The record of a tree built here, as replicas receive it ([T13]). */
@@ -929,5 +698,5 @@ export async function tipOf(engine: Engine, source: TreeSource): Promise<string 
     return listing.waitingFor ? null : listing.commit;
   }
   if (source.isGit) return resolveCommit(source.root, source.branch);
-  return (await listSource(engine, source)).commit;
+  return (await listSource(engine, source, null)).commit;
 }
