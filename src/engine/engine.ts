@@ -113,7 +113,7 @@ export class Engine {
   /** Adds files and folders; awaited file by file, so a host keeps answering during a big drop. */
   async add(
     paths: readonly string[],
-    options: { scope?: string; onProgress?: (progress: AddProgress) => void } = {},
+    options: { scope?: string; externalId?: string; onProgress?: (progress: AddProgress) => void } = {},
   ): Promise<AddResult> {
     const scope = parseScope(options.scope);
     assertCanWrite(this.db, this.user, scope);
@@ -122,7 +122,12 @@ export class Engine {
     const result = await addPaths(
       { db: this.db, blobs: this.blobs, workspaceId: this.workspaceId, user: this.user },
       paths,
-      { scope, scopeAsked: options.scope !== undefined, onProgress: options.onProgress },
+      {
+        scope,
+        scopeAsked: options.scope !== undefined,
+        externalId: options.externalId,
+        onProgress: options.onProgress,
+      },
     );
     logEvent(this.db, this.surface, this.user, 'add', {
       added: result.added.length,

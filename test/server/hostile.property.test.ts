@@ -165,16 +165,22 @@ async function settle(members: Honest[]): Promise<Map<string, SyncReport['unsent
 function check(members: Honest[], model: Model, pulledByMallory: Set<string>): string[] {
   const problems: string[] = [];
   for (const h of members) {
-    const rows = h.replica.db.prepare('SELECT id, scope, origin_actor FROM items').all() as {
+    const rows = h.replica.db
+      .prepare('SELECT id, scope, origin_actor, source_key, superseded_by FROM items')
+      .all() as {
       id: string;
       scope: string;
       origin_actor: string;
+      source_key: string;
+      superseded_by: string | null;
     }[];
     const scopes = SCOPES[h.user] ?? [];
     for (const r of rows) {
       if (!scopes.includes(r.scope)) problems.push(`${h.user} holds ${r.id} in ${r.scope}`);
       const named = originUser(r.origin_actor);
-      const made = model.get(r.id);
+      // A rewritten note's earlier version (docs/FACTS.md [K16]) is its author's, as the note is.
+      const earlier = /@v\d+$/.test(r.source_key) && r.superseded_by ? model.get(r.superseded_by) : undefined;
+      const made = model.get(r.id) ?? earlier;
       const mine = named === 'mallory' && !made;
       if (!mine && made?.author !== named)
         problems.push(`${h.user} shows ${r.id} as written by ${r.origin_actor}`);

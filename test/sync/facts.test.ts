@@ -90,4 +90,61 @@ forEachBackend('[K1] facts between replicas', (backend) => {
       ['Acme Paper supplies our paper.', [ids[0]]],
     ]);
   });
+  it('[K16] a new version of a source reaches the teammate with its versions, and the same page', async () => {
+    const alice = await replica('alice');
+    const bob = await replica('bob');
+    const text = (price: string) =>
+      `# Price list\n\n## Supplier\n\nAcme Paper supplies our paper.\n\n## Price\n\nA box costs ${price}.\n`;
+    const addAs = async (price: string) => {
+      const out = await alice.engine.add([alice.ws.write('prices.md', text(price))], { externalId: 'PL-1' });
+      await alice.engine.index();
+      return out.added[0]?.id as string;
+    };
+    const sectionWith = (words: string) =>
+      (
+        alice.engine.db
+          .prepare(
+            `SELECT id FROM items WHERE storage_kind = 'section' AND retired_at IS NULL AND instr(body, ?) > 0`,
+          )
+          .get(words) as { id: string }
+      ).id;
+    const id = await addAs('EUR 10');
+    const supplies = (await call(alice.engine, 'facts.state', {
+      entity: 'Acme Paper',
+      kind: 'company',
+      statement: 'Acme Paper supplies our paper.',
+      item_id: sectionWith('supplies our paper'),
+      quote: 'Acme Paper supplies our paper.',
+    })) as { entity: { id: string } };
+    const entity = supplies.entity.id;
+    await call(alice.engine, 'facts.state', {
+      entity,
+      statement: 'A box costs EUR 10.',
+      attribute: 'price',
+      item_id: sectionWith('A box costs'),
+      quote: 'A box costs EUR 10.',
+    });
+    await settle(alice, bob);
+    expect(await addAs('EUR 12')).toBe(id);
+    await call(alice.engine, 'facts.state', {
+      entity,
+      statement: 'A box costs EUR 12.',
+      attribute: 'price',
+      item_id: sectionWith('A box costs'),
+      quote: 'A box costs EUR 12.',
+    });
+    await settle(alice, bob);
+    await bob.engine.index();
+    const versions = async (r: Replica) =>
+      ((await call(r.engine, 'items.versions', { id })) as { versions: { id: string; current: boolean }[] })
+        .versions;
+    expect(await versions(bob)).toEqual(await versions(alice));
+    expect((await versions(bob)).map((v) => v.current)).toEqual([true, false]);
+    const there = await page(bob, entity, true);
+    expect(there).toEqual(await page(alice, entity, true));
+    expect(there.filter((f) => f.status === 'current').map((f) => f.statement)).toEqual([
+      'A box costs EUR 12.',
+      'Acme Paper supplies our paper.',
+    ]);
+  });
 });

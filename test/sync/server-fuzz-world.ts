@@ -110,7 +110,11 @@ export class World {
     if (roll < 0.35 || notes.length === 0) {
       const key = `k${Math.floor(this.rng() * 5)}`;
       const scope = this.pick(scopes);
-      d.made.add(d.replica.note(key, `${d.name} wrote ${word} at step${step}`, scope));
+      const before = new Set(earlierVersions(db));
+      const id = d.replica.note(key, `${d.name} wrote ${word} at step${step}`, scope);
+      d.made.add(id);
+      // Rewriting a note keeps its old text as an earlier version (docs/FACTS.md [K16]): made here too.
+      for (const v of earlierVersions(db)) if (!before.has(v)) d.made.add(v);
       this.say(`${step} ${d.name} note ${key} in ${scope} (${word})`);
     } else if (roll < 0.6) {
       const target = this.pick(notes);
@@ -184,4 +188,15 @@ export class World {
     c.pageSize = this.pick([null, null, 1, 2, 3, 5]);
     return `losePush=${c.losePush} losePull=${c.losePull} page=${c.pageSize ?? 'max'}`;
   }
+}
+
+/** The notes' earlier versions held here (docs/FACTS.md [K16]). */
+function earlierVersions(db: TestReplica['db']): string[] {
+  return (
+    db
+      .prepare(
+        "SELECT id FROM items WHERE storage_kind = 'note' AND superseded_by IS NOT NULL AND source_key LIKE '%@v%'",
+      )
+      .all() as { id: string }[]
+  ).map((r) => r.id);
 }

@@ -19,8 +19,9 @@ export function registerAdd(program: Command): void {
     .argument('<path...>', 'files or folders')
     // No default value: only a scope the person named is reported when a file already here keeps its own.
     .option('--scope <scope>', 'org, team:<id> or user:<id> (default: org)')
+    .option('--external-id <id>', "the source's own id: new bytes under it are its next version")
     .option('--json', 'print JSON')
-    .action((paths: string[], opts: { scope?: string; json?: boolean }) =>
+    .action((paths: string[], opts: { scope?: string; externalId?: string; json?: boolean }) =>
       withEngine(program, async (engine) => {
         const bar = progressBar('adding');
         const notify = (event: string, payload: unknown) => {
@@ -30,6 +31,7 @@ export function registerAdd(program: Command): void {
         const result = await run(memberContext(engine, 'cli', { notify }), FilesAdd, {
           paths,
           scope: opts.scope,
+          external_id: opts.externalId,
         });
         bar.stop();
         if (opts.json) printJson(result);

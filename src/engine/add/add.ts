@@ -13,6 +13,7 @@ import { ownedItemId } from '../ids.ts';
 import { detectFormat } from '../ingest/index.ts';
 import type { DetectResult } from '../ingest/types.ts';
 import { sameBytesNote } from '../knowledge/health.ts';
+import { archiveVersion } from '../knowledge/versions.ts';
 import { ftsDelete, getRow, type ItemRow } from '../read/items.ts';
 import { expandPaths, type FoundFile, hashBytes, inOrder, readHashed, realpathOf } from './add-read.ts';
 import type { BlobStore } from './blobs.ts';
@@ -34,6 +35,11 @@ export type AddPathsOptions = {
   scope: string;
   /** The person named the scope (`--scope`), so a file kept in another one is reported. */
   scopeAsked?: boolean;
+  /**
+   * The source's own id (docs/FACTS.md [K16]): one file, keyed `external:<id>` rather than by its
+   * path, so new bytes under the same id from anywhere are its next version.
+   */
+  externalId?: string;
   onProgress?: (progress: AddProgress) => void;
 };
 
@@ -67,10 +73,11 @@ export async function addPaths(
   const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
   const scope = { scope: options.scope, scopeAsked: options.scopeAsked ?? false };
   const files = await expandPaths(paths, result.refused);
+  const externalKey = externalSourceKey(options.externalId, paths, files);
   await inOrder(
     files.length,
     READ_AHEAD_FILES,
-    (i) => stageFile(ctx, files[i] as FoundFile, scope),
+    (i) => stageFile(ctx, files[i] as FoundFile, scope, externalKey),
     async (staged, i) => {
       const path = (files[i] as FoundFile).path;
       try {
@@ -96,10 +103,28 @@ type Stored = { source: AddSource; detected: Detected; blob: string };
 /** A file read ahead (or refused), or, for a big one, how to read it at its turn. */
 type Staged = Stored | Refusal | (() => Promise<Stored | Refusal>);
 
+/** The source key an external id gives, after checking it names one file (and nothing else). */
+function externalSourceKey(
+  externalId: string | undefined,
+  paths: readonly string[],
+  files: readonly FoundFile[],
+): string | null {
+  if (externalId === undefined) return null;
+  const id = externalId.trim();
+  if (!id) throw new AppError('validation-failed', 'An external id cannot be empty.');
+  if (paths.length !== 1 || files.length > 1)
+    throw new AppError(
+      'validation-failed',
+      `--external-id names one source: add one file with it (${paths.length === 1 ? `${paths[0]} holds ${files.length} files` : `${paths.length} paths were given`}).`,
+    );
+  return `external:${id}`;
+}
+
 async function stageFile(
   ctx: AddContext,
   file: FoundFile,
   scope: Pick<AddSource, 'scope' | 'scopeAsked'>,
+  externalKey: string | null = null,
 ): Promise<Staged> {
   const { path } = file;
   const st = await stat(path);
@@ -107,7 +132,7 @@ async function stageFile(
   const load = async () => {
     const real = file.real ?? (await realpathOf(path));
     const { bytes, sha256 } = await readHashed(path, st.size);
-    const sourceKey = `file:${real}`;
+    const sourceKey = externalKey ?? `file:${real}`;
     return storeBytes(ctx, {
       bytes,
       sha256,
@@ -186,22 +211,30 @@ function recordFile(ctx: AddContext, stored: Stored, result: AddResult): void {
 
 type FileRow = { id: string; blob: string; detected: Detected; health: string };
 
-/** New bytes under the same key: a new version of the same item, answerable again once re-indexed. */
+/**
+ * New bytes under the same key: the next version of the same item, answerable again once
+ * re-indexed; the bytes it had are kept as its earlier version (docs/FACTS.md [K16]).
+ */
 function newVersion(ctx: AddContext, source: AddSource, row: FileRow, existing: ItemRow): void {
   const { format } = row.detected;
+  const now = new Date().toISOString();
+  if (existing.blob && existing.blob !== row.blob)
+    archiveVersion(ctx.db, ctx.workspaceId, ctx.user, existing, now);
   stmt(
     ctx.db,
-    `UPDATE items SET blob = ?, size = ?, format = ?, kind = ?, label = ?, indexed = 0, index_error = NULL,
-     health = ?, occurred_at = ?, retired_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?`,
+    `UPDATE items SET blob = ?, size = ?, format = ?, kind = ?, label = ?, canonical_value = ?, indexed = 0,
+     index_error = NULL, health = ?, occurred_at = ?, retired_at = NULL, updated_at = ?, version = version + 1
+     WHERE id = ?`,
   ).run(
     row.blob,
     source.bytes.length,
     format,
     KIND_OF_FORMAT[format],
     source.name,
+    source.path,
     row.health,
     source.mtime.toISOString(),
-    new Date().toISOString(),
+    now,
     row.id,
   );
   if (existing.indexed === 1 && existing.retired_at === null) {

@@ -39,6 +39,7 @@ async function filesAdd(
 ): Promise<OutputOf<typeof FilesAdd>> {
   return ctx.engine.add(input.paths, {
     scope: input.scope,
+    externalId: input.external_id,
     onProgress: (p) => ctx.notify?.('add.progress', p),
   });
 }

@@ -27,6 +27,7 @@ import {
   type Origin,
   upsertEdge,
 } from './graph.ts';
+import { versionCount, versionHolding } from './versions.ts';
 
 export type FactInput = {
   /** An entity's id, or a name (with `kind`) found or made in the source's scope. */
@@ -54,6 +55,7 @@ type FactCitation = {
   span: { start: number; end: number } | null;
   validAt: string;
   origin: { actor: string; source: string; run: string | null; at: string };
+  source: { id: string; label: string; versions: number };
 };
 
 export type Fact = {
@@ -210,6 +212,46 @@ type Group = {
   all: { claim: ClaimProps; row: ClaimRow }[];
 };
 
+/**
+ * Where a claim stands now ([K16]): its source when that is live and still says the quoted words; a
+ * retired section's live successor in the same file that says them (a new version of a file keeps
+ * the claims its text still makes); else nothing, and the claim no longer supports its fact.
+ */
+function supportingRow(db: Db, row: ClaimRow, quote: string): ClaimRow | null {
+  const says = (body: string) => !quote || !body || body.includes(quote);
+  if (row.retired_at === null) return says(row.body) ? row : null;
+  if (row.storage_kind !== 'section' || !row.file_id || !quote) return null;
+  const live = stmt(
+    db,
+    `SELECT s.* FROM items s JOIN items f ON f.id = s.file_id
+     WHERE s.file_id = ? AND s.storage_kind = 'section' AND s.retired_at IS NULL AND f.retired_at IS NULL
+       AND instr(s.body, ?) > 0
+     ORDER BY s.ordinal, s.id`,
+  ).all(row.file_id, quote) as ItemRow[];
+  const successor = live.find((s) => s.id === successorOf(db, row)) ?? live[0];
+  return successor ? { ...row, ...successor } : null;
+}
+
+/** The live section that replaced a retired one (following `superseded_by`), if any. */
+function successorOf(db: Db, row: ItemRow): string | null {
+  let id = row.superseded_by;
+  for (let hops = 0; id && hops < 100; hops++) {
+    const next = stmt(db, 'SELECT retired_at, superseded_by FROM items WHERE id = ?').get(id) as
+      | { retired_at: string | null; superseded_by: string | null }
+      | undefined;
+    if (!next || next.retired_at === null) return id;
+    id = next.superseded_by;
+  }
+  return null;
+}
+
+/** For a claim its live source no longer makes: the earlier version that made it, to cite in history. */
+function versionRow(db: Db, row: ClaimRow, quote: string): ClaimRow | null {
+  if (row.retired_at !== null || row.storage_kind === 'section') return null;
+  const version = versionHolding(db, row, quote);
+  return version ? { ...row, ...version } : null;
+}
+
 const later = (a: string, b: string) => (Date.parse(a) || 0) - (Date.parse(b) || 0);
 
 /** The newest claim of a group decides its statement's wording and its validAt. */
@@ -252,8 +294,9 @@ export function entityFacts(
       g = { id, statement: claim.statement, attribute: claim.attribute, live: [], all: [] };
       groups.set(id, g);
     }
-    g.all.push({ claim, row });
-    if (row.edge_retired === null && row.retired_at === null) g.live.push({ claim, row });
+    const support = row.edge_retired === null ? supportingRow(db, row, claim.quote) : null;
+    g.all.push({ claim, row: support ? row : (versionRow(db, row, claim.quote) ?? row) });
+    if (support && canSee(scopes, support.scope)) g.live.push({ claim, row: support });
   }
   const facts = [...groups.values()].map((g) => toFact(db, entityId, g));
   // [K4] Among supported facts of one attribute, the latest holds; the older ones point to it.
@@ -283,6 +326,16 @@ export function entityFacts(
   return facts.filter((f) => options.history || f.status === 'current').sort(order);
 }
 
+/** The source a citation is in, with its number of versions ([K16]). */
+function citedSource(db: Db, row: ItemRow, file: ItemRow | undefined) {
+  const holder = row.storage_kind === 'section' ? (file ?? row) : row;
+  const source =
+    holder.superseded_by && holder.source_key.includes('@v')
+      ? (getRow(db, holder.superseded_by) ?? holder)
+      : holder;
+  return { id: source.id, label: source.label, versions: versionCount(db, source) };
+}
+
 function toFact(db: Db, entityId: string, g: Group): Fact {
   const shown = newest(g.live) ?? newest(g.all);
   const first = g.all[0];
@@ -292,13 +345,22 @@ function toFact(db: Db, entityId: string, g: Group): Fact {
     if (!files.has(row.file_id)) files.set(row.file_id, getRow(db, row.file_id));
     return files.get(row.file_id);
   };
-  const citations = (g.live.length ? g.live : g.all).map(({ claim, row }) => ({
+  const seen = new Set<string>();
+  // A claim carried to a new version and the same claim stated on it anew cite one place once.
+  const cited = (g.live.length ? g.live : g.all).filter(({ claim, row }) => {
+    const key = `${row.id}\0${claim.quote}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const citations = cited.map(({ claim, row }) => ({
     item: itemView(row),
     citation: citationOf(row, fileOf(row)),
     quote: claim.quote,
     span: claim.span,
     validAt: claim.validAt,
     origin: { actor: row.e_actor, source: row.e_source, run: row.e_run, at: row.e_at },
+    source: citedSource(db, row, fileOf(row)),
   }));
   const supported = g.live.length > 0;
   const byPerson = g.all.every((c) => c.row.edge_retired !== null);

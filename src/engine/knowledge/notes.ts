@@ -1,6 +1,8 @@
 /**
  * Notes: facts written straight in (by a person or an agent). The source key anchors identity:
- * the same key updates the note in place, a different key is a new note even if it reads the same.
+ * the same key with new text is the note's next version (the text it had is kept as its earlier
+ * version, docs/FACTS.md [K16]), the same text does nothing, and a different key is a new note even
+ * if it reads the same.
  */
 import { AppError } from '#shared/errors.ts';
 import { originUser } from '#shared/ids.ts';
@@ -16,6 +18,7 @@ import {
   vecDelete,
   vecUpsert,
 } from '../read/items.ts';
+import { archiveVersion } from './versions.ts';
 
 export type NoteInput = {
   kind: string;
@@ -30,6 +33,18 @@ export type NoteInput = {
 };
 
 export type NoteVector = { model: string; vector: Float32Array } | null;
+
+/** The same key with the same content (and a live note) does nothing ([K16]). */
+function unchanged(prev: ItemRow, input: NoteInput, label: string, body: string): boolean {
+  return (
+    prev.retired_at === null &&
+    prev.storage_kind === 'note' &&
+    prev.label === label &&
+    prev.body === body &&
+    prev.kind === input.kind &&
+    prev.scope === input.scope
+  );
+}
 
 export function upsertNote(
   db: Db,
@@ -48,7 +63,10 @@ export function upsertNote(
   const now = new Date().toISOString();
   return writeTx(db, () => {
     const prev = getRow(db, id);
+    if (prev && unchanged(prev, input, label, body)) return prev;
     if (prev) {
+      // [K16] Rewriting a note keeps what it said as its earlier version, pointing to it.
+      if (prev.body !== body || prev.label !== label) archiveVersion(db, workspaceId, owner, prev, now);
       if (isSearchable(prev)) ftsDelete(db, prev);
       vecDelete(db, prev.rowid);
       db.prepare(

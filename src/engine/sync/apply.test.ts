@@ -209,10 +209,16 @@ describe('[C2] outbox', () => {
     expect(op.item).not.toHaveProperty('index_error');
     expect(op.item).not.toHaveProperty('embedded_model');
     expect(op.item).not.toHaveProperty('workspace_id');
-    // a second change to the same row replaces the unsent operation
+    // a second change to the same row replaces the unsent operation; the text it replaced is
+    // kept as the note's earlier version (docs/FACTS.md [K16]), a row of its own
     r.note('k1', 'hello again word2');
     freezeChanges(r.db);
-    expect(nextBatch(r.db, 10, 1_000_000)).toHaveLength(1);
+    const batch = nextBatch(r.db, 10, 1_000_000);
+    expect(batch.filter((e) => e.ref === id)).toHaveLength(1);
+    const earlier = batch.filter((e) => e.ref !== id).map((e) => OpSchema.parse(JSON.parse(e.body)));
+    expect(
+      earlier.map((o) => (o.kind === 'item.upsert' ? [o.item.body, o.item.superseded_by] : o.kind)),
+    ).toEqual([['hello word1', id]]);
   });
 
   it('a pending local write that loses to a pulled one is dropped; one that wins stays', () => {

@@ -41,6 +41,8 @@ const FactSchema = z.object({
       span: z.object({ start: z.number(), end: z.number() }).nullable(),
       validAt: z.string(),
       origin: OriginSchema,
+      /** The source the citation is in (a section's file; an earlier version's source) and how many versions it has. */
+      source: z.object({ id: z.string(), label: z.string(), versions: z.number() }),
     }),
   ),
   origin: OriginSchema,

@@ -21,6 +21,7 @@ const FILE_LIMITS = {
   pathsPerDrop: 10_000,
   idsToIndex: 100_000,
   scopeChars: 80,
+  externalIdChars: 200,
 } as const;
 
 const NOT_FOR_AGENTS: readonly Surface[] = ['agent'];
@@ -56,6 +57,16 @@ export const FilesAdd = defineOperation({
       paths: z.array(z.string().min(1).max(FILE_LIMITS.pathChars)).min(1).max(FILE_LIMITS.pathsPerDrop),
       // No default: only a scope the person named is reported when a file already here keeps its own.
       scope: z.string().max(FILE_LIMITS.scopeChars).optional(),
+      external_id: z
+        .string()
+        .trim()
+        .min(1)
+        .max(FILE_LIMITS.externalIdChars)
+        .regex(/^[^\p{Cc}]+$/u, 'an external id has no control characters')
+        .optional()
+        .describe(
+          "the source's own id (a document number, a URL): one file only; adding new bytes under the same id makes its next version (docs/FACTS.md [K16])",
+        ),
     })
     .strict(),
   output: AddReportSchema,

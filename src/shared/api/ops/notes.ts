@@ -52,8 +52,10 @@ export const NotesAdd = defineOperation({
       'Write a durable fact straight into the brain (no review): a decision, owner, definition, rule or gotcha that ' +
       'will still matter in a month, not live task state. kind is free text ("decision", "gotcha"). scope is org ' +
       '(default), team:<id> or user:<id>, and must be one the acting user belongs to. With source_key, writing the ' +
-      'same key again updates that note in place (use a stable key such as "pricing/refund-policy"); without it, ' +
-      'every call makes a new note. Nothing is ever merged or deleted. Returns the note id.',
+      'same key again with new text makes the next version of that note (same id; the old text is kept as its ' +
+      'earlier version, and facts resting on words it no longer says lose that citation), the same text changes ' +
+      'nothing (use a stable key such as "pricing/refund-policy"); without it, every call makes a new note. ' +
+      'Nothing is ever merged or deleted. Returns the note id.',
   },
 });
 

@@ -1,6 +1,7 @@
 import { AlertTriangle, Info } from 'lucide-react';
 import type { ItemView } from '#shared/api/types.ts';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts';
+import { SourceVersions } from './SourceVersions.tsx';
 import './dossier.css';
 
 /** Origin, format and health of an item: who or what added it, when, from which source and run, and the date the file states. */
@@ -45,9 +46,9 @@ export function DossierMeta({ item, file }: { item: ItemView; file: ItemView | n
           </dd>
         </div>
         <div>
-          <dt>Version</dt>
-          <dd>
-            v{item.version}
+          <dt>Revision</dt>
+          <dd title="How many times this record changed (a new version, indexing, a move); Versions below lists the content's versions">
+            #{item.version}
             {item.retiredAt ? ` · retired ${formatRelative(item.retiredAt)}` : ''}
           </dd>
         </div>
@@ -78,6 +79,7 @@ export function DossierMeta({ item, file }: { item: ItemView; file: ItemView | n
           ))}
         </ul>
       ) : null}
+      <SourceVersions source={subject} />
     </div>
   );
 }

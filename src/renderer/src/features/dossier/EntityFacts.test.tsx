@@ -37,6 +37,7 @@ function fact(id: string, statement: string, patch: Partial<Fact> = {}): Fact {
         span: { start: 40, end: 61 },
         validAt: '2026-03-10',
         origin: { actor: 'agent:claude/user:ada', source: 'mcp', run: null, at: AT },
+        source: { id: 'f_00000000000000000003', label: 'inv3.md', versions: 2 },
       },
     ],
     origin: { actor: 'agent:claude/user:ada', source: 'mcp', run: null, at: AT },
@@ -82,6 +83,9 @@ describe('EntityFacts', () => {
       end: 61,
     });
 
+    await user.click(within(list).getByRole('button', { name: '2 versions' }));
+    expect(actions.openDossier).toHaveBeenLastCalledWith('f_00000000000000000003', 'select');
+
     await user.click(screen.getByRole('button', { name: 'Show history (1)' }));
     expect(screen.getByText('A box of paper costs EUR 10.')).toBeTruthy();
     expect(screen.getByText('replaced by "A box of paper costs EUR 12."')).toBeTruthy();
@@ -113,5 +117,39 @@ describe('EntityFacts', () => {
     expect(t.inputsOf('facts.state')).toEqual([
       { entity: ENTITY, statement: 'Acme supplies paper.', item_id: 'f_1', quote: 'supplies paper' },
     ]);
+  });
+
+  it('edits a fact: the new wording is stated with the same citation and the old one retired', async () => {
+    const { t, user } = setup([current]);
+    const edited = fact('cccccccccccc', 'A box of paper costs EUR 12.50.', { attribute: 'price' });
+    t.answer('facts.state', () => ({
+      fact: edited,
+      entity: { id: ENTITY, label: 'Acme', storageKind: 'entity', kind: 'company', scope: 'org' },
+      edge: { id: 'x', type: 'FACT', from: 'f_00000000000000000003', to: ENTITY, props: {} },
+    }));
+    t.answer('facts.retire', () => ({ fact: { ...current, status: 'retired', reason: 'retired' } }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Edit the fact "A box of paper costs EUR 12."' }),
+    );
+    const form = screen.getByRole('form', { name: 'Edit the fact' });
+    expect((within(form).getByLabelText('Source item id') as HTMLInputElement).value).toBe(
+      'f_00000000000000000003',
+    );
+    const statement = within(form).getByLabelText('Statement');
+    await user.clear(statement);
+    await user.type(statement, 'A box of paper costs EUR 12.50.');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(t.inputsOf('facts.retire')).toEqual([{ fact: current.id }]));
+    expect(t.inputsOf('facts.state')).toEqual([
+      {
+        entity: ENTITY,
+        statement: 'A box of paper costs EUR 12.50.',
+        item_id: 'f_00000000000000000003',
+        quote: 'Price per box: EUR 12',
+        attribute: 'price',
+        valid_at: '2026-03-10',
+      },
+    ]);
+    await vi.waitFor(() => expect(screen.queryByRole('form', { name: 'Edit the fact' })).toBeNull());
   });
 });

@@ -1,4 +1,4 @@
-import { Archive, History, Plus } from 'lucide-react';
+import { Archive, History, Pencil, Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import type { Outputs } from '#shared/api/contract.ts';
 import { describeCitation } from '#shared/citation.ts';
@@ -23,10 +23,12 @@ function FactRow({
   fact,
   byId,
   onRetire,
+  onEdit,
 }: {
   fact: Fact;
   byId: Map<string, Fact>;
   onRetire: (fact: Fact) => void;
+  onEdit: (fact: Fact) => void;
 }) {
   const app = useApp();
   const replacement = fact.supersededBy ? byId.get(fact.supersededBy) : undefined;
@@ -49,14 +51,24 @@ function FactRow({
             {replacement ? ` by "${replacement.statement}"` : ''}
           </span>
         ) : (
-          <button
-            type="button"
-            className="button button--small button--ghost"
-            onClick={() => onRetire(fact)}
-            aria-label={`Retire the fact "${fact.statement}"`}
-          >
-            <Archive size={12} aria-hidden="true" /> Retire
-          </button>
+          <>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              onClick={() => onEdit(fact)}
+              aria-label={`Edit the fact "${fact.statement}"`}
+            >
+              <Pencil size={12} aria-hidden="true" /> Edit
+            </button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              onClick={() => onRetire(fact)}
+              aria-label={`Retire the fact "${fact.statement}"`}
+            >
+              <Archive size={12} aria-hidden="true" /> Retire
+            </button>
+          </>
         )}
       </div>
       <ul className="entity__citations" aria-label="Citations">
@@ -72,6 +84,16 @@ function FactRow({
               >
                 {where}
               </button>
+              {c.source.versions > 1 ? (
+                <button
+                  type="button"
+                  className="button button--small button--ghost entity__versions"
+                  onClick={() => app.openDossier(c.source.id, 'select')}
+                  title={`${c.source.label} has ${c.source.versions} versions: open it to see them`}
+                >
+                  {c.source.versions} versions
+                </button>
+              ) : null}
               <blockquote className="entity__snippet">{c.quote}</blockquote>
             </li>
           );
@@ -81,29 +103,37 @@ function FactRow({
   );
 }
 
-/** States a fact with its citation: the source item and the exact words it says it in. */
-function AddFact({ entity, onAdded }: { entity: string; onAdded: () => void }) {
+/**
+ * States a fact with its citation: the source item and the exact words it says it in. Editing a fact
+ * is stating the new wording (its citation kept unless changed) and retiring the old one
+ * (docs/FACTS.md [K6]).
+ */
+function FactForm({
+  entity,
+  editing,
+  onDone,
+  onCancel,
+}: {
+  entity: string;
+  editing: Fact | null;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const app = useApp();
-  const [open, setOpen] = useState(false);
-  const [statement, setStatement] = useState('');
-  const [attribute, setAttribute] = useState('');
-  const [validAt, setValidAt] = useState('');
-  const [item, setItem] = useState('');
-  const [quote, setQuote] = useState('');
+  const cited = editing?.citations[0];
+  const [statement, setStatement] = useState(editing?.statement ?? '');
+  const [attribute, setAttribute] = useState(editing?.attribute ?? '');
+  const [validAt, setValidAt] = useState(editing?.validAt.slice(0, 10) ?? '');
+  const [item, setItem] = useState(cited?.item.id ?? '');
+  const [quote, setQuote] = useState(cited?.quote ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  if (!open)
-    return (
-      <button type="button" className="button button--small" onClick={() => setOpen(true)}>
-        <Plus size={13} aria-hidden="true" /> Add a fact
-      </button>
-    );
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await call('facts.state', {
+      const out = await call('facts.state', {
         entity,
         statement,
         item_id: item.trim(),
@@ -111,19 +141,22 @@ function AddFact({ entity, onAdded }: { entity: string; onAdded: () => void }) {
         ...(attribute.trim() ? { attribute: attribute.trim() } : {}),
         ...(validAt.trim() ? { valid_at: validAt.trim() } : {}),
       });
-      app.notify('Fact added.', 'success');
-      setOpen(false);
-      setStatement('');
-      setQuote('');
-      onAdded();
+      if (editing && out.fact.id !== editing.id) await call('facts.retire', { fact: editing.id });
+      app.notify(editing ? 'Fact changed; the old wording is in the history.' : 'Fact added.', 'success');
+      onDone();
     } catch (err) {
       setError(err);
     } finally {
       setBusy(false);
     }
   };
+  const verb = editing ? 'Save' : 'Add fact';
   return (
-    <form className="entity__add-fact" onSubmit={submit} aria-label="Add a fact">
+    <form
+      className="entity__add-fact"
+      onSubmit={submit}
+      aria-label={editing ? 'Edit the fact' : 'Add a fact'}
+    >
       <label>
         Statement
         <input className="input" value={statement} onChange={(e) => setStatement(e.target.value)} required />
@@ -150,12 +183,14 @@ function AddFact({ entity, onAdded }: { entity: string; onAdded: () => void }) {
           rows={2}
         />
       </label>
-      {error ? <ErrorNotice error={error} title="Could not add the fact" /> : null}
+      {error ? (
+        <ErrorNotice error={error} title={editing ? 'Could not change the fact' : 'Could not add the fact'} />
+      ) : null}
       <div className="entity__add-actions">
         <button type="submit" className="button button--small button--primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add fact'}
+          {busy ? 'Saving…' : verb}
         </button>
-        <button type="button" className="button button--small button--ghost" onClick={() => setOpen(false)}>
+        <button type="button" className="button button--small button--ghost" onClick={onCancel}>
           Cancel
         </button>
       </div>
@@ -172,6 +207,9 @@ export function EntityFacts({ entity }: { entity: string }) {
   const app = useApp();
   const [history, setHistory] = useState(false);
   const [retiring, setRetiring] = useState<Fact | null>(null);
+  /** The form: closed, adding (null) or editing a fact. */
+  const [form, setForm] = useState<{ editing: Fact | null } | undefined>(undefined);
+  const closeForm = () => setForm(undefined);
   const facts = useCall('facts.list', { entity, history: true });
   const all = facts.data?.facts ?? [];
   const byId = new Map(all.map((f) => [f.id, f]));
@@ -180,7 +218,11 @@ export function EntityFacts({ entity }: { entity: string }) {
   return (
     <div className="entity__facts">
       <div className="entity__facts-bar">
-        <AddFact entity={entity} onAdded={facts.refresh} />
+        {form ? null : (
+          <button type="button" className="button button--small" onClick={() => setForm({ editing: null })}>
+            <Plus size={13} aria-hidden="true" /> Add a fact
+          </button>
+        )}
         <span className="toolbar__spacer" />
         <button
           type="button"
@@ -194,6 +236,18 @@ export function EntityFacts({ entity }: { entity: string }) {
           {history ? 'Hide history' : `Show history (${retiredCount})`}
         </button>
       </div>
+      {form ? (
+        <FactForm
+          key={form.editing?.id ?? 'new'}
+          entity={entity}
+          editing={form.editing}
+          onCancel={closeForm}
+          onDone={() => {
+            closeForm();
+            facts.refresh();
+          }}
+        />
+      ) : null}
       {facts.error ? (
         <ErrorNotice error={facts.error} title="Could not load the facts" onRetry={facts.refresh} />
       ) : null}
@@ -207,7 +261,13 @@ export function EntityFacts({ entity }: { entity: string }) {
       ) : null}
       <ul className="entity__list" aria-label="Facts">
         {shown.map((f) => (
-          <FactRow key={f.id} fact={f} byId={byId} onRetire={setRetiring} />
+          <FactRow
+            key={f.id}
+            fact={f}
+            byId={byId}
+            onRetire={setRetiring}
+            onEdit={(fact) => setForm({ editing: fact })}
+          />
         ))}
       </ul>
       <ConfirmDialog
