@@ -351,6 +351,12 @@ forEachBackend('the server is the authority', (backend) => {
     const old = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '1' });
     expect(old.status).toBe(426);
     expect((old.body as { error: { message: string } }).error.message).toMatch(/update Org Brain/);
+    // Protocol 3 knows no erase ([S35]): it would keep what others erased.
+    const three = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '3' });
+    expect(three.status).toBe(426);
+    expect((three.body as { error: { message: string } }).error.message).toBe(
+      'This workspace server speaks sync protocol 4 and this Org Brain speaks 3: update Org Brain on this device.',
+    );
     const none = await new TestClient(e.url).request(
       'POST',
       ROUTES.redeem,

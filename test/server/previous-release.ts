@@ -103,7 +103,9 @@ const entityOf = (op: Op) =>
       ? op.edge.id
       : op.kind === 'proposal.upsert'
         ? op.proposal.id
-        : op.proposalId;
+        : op.kind === 'item.erase'
+          ? op.itemId
+          : op.proposalId;
 
 /** A new, empty database on `backend`, not migrated. */
 export async function openEmpty(backend: Backend): Promise<{ db: Db; close(): Promise<void> }> {

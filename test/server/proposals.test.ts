@@ -22,6 +22,7 @@ function names(ops: readonly PulledOp[]): string[] {
     if (op.kind === 'proposal.upsert') return `create:${op.proposal.id}`;
     if (op.kind === 'proposal.decide') return `decide:${op.proposalId}`;
     if (op.kind === 'item.upsert') return `item:${op.item.id}`;
+    if (op.kind === 'item.erase') return `erase:${op.itemId}`;
     return `edge:${op.edge.id}`;
   });
 }

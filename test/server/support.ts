@@ -55,6 +55,7 @@ export const postgresBackend: Backend = {
 export const BACKENDS: readonly Backend[] = [pgliteBackend, postgresBackend];
 
 const TABLES = [
+  'erased_items',
   'blob_uploads',
   'pull_pages',
   'device_holdings',

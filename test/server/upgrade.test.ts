@@ -47,7 +47,11 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
     const before = await dump(db);
     expect(before.ops).toHaveLength(PUSHED.length);
 
-    expect(await migrate(db, '2026-12-01T09:00:00.000Z')).toEqual(['0004-authority', '0005-holdings-stale']);
+    expect(await migrate(db, '2026-12-01T09:00:00.000Z')).toEqual([
+      '0004-authority',
+      '0005-holdings-stale',
+      '0006-erase',
+    ]);
     // Every row kept as it was; the columns later migrations add hold their defaults.
     const upgraded = await dump(db);
     expect(upgraded).toMatchObject(before);

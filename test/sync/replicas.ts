@@ -10,18 +10,23 @@ import type { SuiteEnv } from '../server/harness.ts';
 
 export type Replica = { engine: Engine; ws: TestWorkspace };
 
-/** Call inside a describe that uses the server: `replica(user, teams)` makes a connected one. */
-export function useReplicas(env: () => SuiteEnv): (user: string, teams?: string[]) => Promise<Replica> {
+/**
+ * Call inside a describe that uses the server: `replica(user, teams)` makes a connected one (a new
+ * device of `user`; `admin` makes them a workspace admin).
+ */
+export function useReplicas(
+  env: () => SuiteEnv,
+): (user: string, teams?: string[], options?: { admin?: boolean }) => Promise<Replica> {
   let made: Replica[] = [];
   afterEach(async () => {
     for (const r of made) await r.ws.cleanup();
     made = [];
   });
-  return async (user, teams = []) => {
+  return async (user, teams = [], options = {}) => {
     const ws = createTestWorkspace();
     const r = { engine: ws.open(), ws };
     made.push(r);
-    const code = await env().admin.invite({ user, teams });
+    const code = await env().admin.invite({ user, teams, admin: options.admin ?? false });
     expect((await connect(r.engine, env().url, code)).syncError).toBeNull();
     return r;
   };

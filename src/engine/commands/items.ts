@@ -1,10 +1,11 @@
 /**
- * items.planMove, items.move and items.remove (src/shared/api/ops/items.ts), as every surface runs
- * them: the rules and the writes are the engine's (src/engine/add/move.ts,
- * src/engine/knowledge/remove.ts), recorded in Activity.
+ * items.planMove, items.move, items.remove and items.erase (src/shared/api/ops/items.ts), as every
+ * surface runs them: the rules and the writes are the engine's (src/engine/add/move.ts,
+ * src/engine/knowledge/remove.ts, src/engine/knowledge/erase.ts), recorded in Activity.
  */
 import type { ParsedInputOf } from '#shared/api/operation.ts';
-import type { ItemsMove, ItemsPlanMove, ItemsRemove } from '#shared/api/ops/items.ts';
+import type { ItemsErase, ItemsMove, ItemsPlanMove, ItemsRemove } from '#shared/api/ops/items.ts';
+import { eraseSource } from '../knowledge/erase.ts';
 import { removeSource } from '../knowledge/remove.ts';
 import { logEvent } from '../telemetry.ts';
 import type { CommandContext } from './types.ts';
@@ -29,8 +30,32 @@ async function itemsRemove(ctx: CommandContext, input: ParsedInputOf<typeof Item
   return result;
 }
 
+/**
+ * [K14] The erase is recorded with ids and counts only: the Activity entries that named the source
+ * went with it, and this one must not bring its label back.
+ */
+async function itemsErase(ctx: CommandContext, input: ParsedInputOf<typeof ItemsErase>) {
+  const { engine } = ctx;
+  const result = eraseSource(
+    { db: engine.db, blobs: engine.blobs, home: engine.home, user: engine.user, scopes: engine.scopes() },
+    input.id,
+  );
+  logEvent(engine.db, ctx.surface, engine.user, 'item.erase', {
+    id: result.id,
+    versions: result.versions,
+    sections: result.sections,
+    links: result.links,
+    blobs: result.blobs,
+    retiredFacts: result.retiredFacts,
+    emptied: result.emptied.map((e) => e.id),
+    sent: result.sent,
+  });
+  return result;
+}
+
 export const itemHandlers = {
   'items.planMove': itemsPlanMove,
   'items.move': itemsMove,
   'items.remove': itemsRemove,
+  'items.erase': itemsErase,
 };

@@ -5,11 +5,13 @@
  * step: FTS rows follow isSearchable, a vector made by the local model is stored, any other
  * leaves the item without one (embedded_model NULL) for the local model to embed later.
  * Review proposals follow their own rules (apply-proposals.ts): created once, decided once, the
- * server's decision wins.
+ * server's decision wins. A pulled erase deletes the source with everything derived from it, whatever
+ * this replica holds of it (docs/SYNC_SPEC.md [C16], docs/FACTS.md [K14]).
  * Everything here runs with sync_applying set, so the outbox triggers stay quiet.
  */
 import { evictedKind, type Op, type PulledOp, type SyncEdge, type SyncItem } from '#shared/sync/protocol.ts';
 import { type Db, stmt } from '../db/driver.ts';
+import { erasePulled, purgeFullText } from '../knowledge/erase.ts';
 import {
   FtsBatch,
   ftsDelete,
@@ -36,8 +38,19 @@ export type ApplyContext = {
   surface?: Surface;
 };
 
-/** `proposals`: proposal ops that changed the replica plus evicted proposals (the inbox refreshes). */
-export type ApplyResult = { applied: number; skipped: number; evicted: number; proposals: number };
+/**
+ * `proposals`: proposal ops that changed the replica plus evicted proposals (the inbox refreshes).
+ * `erasedBlobs`: bytes pulled erases left unreferenced, to delete once the page has committed.
+ */
+export type ApplyResult = {
+  applied: number;
+  skipped: number;
+  evicted: number;
+  proposals: number;
+  /** Pulled erases that found something here ([C16]). */
+  erased: number;
+  erasedBlobs: string[];
+};
 
 const VECTOR_DIMS = 384;
 
@@ -59,19 +72,31 @@ export function applyPage(
   stmt(db, 'INSERT OR IGNORE INTO sync_applying (flag) VALUES (1)').run();
   try {
     const clock = new ReplicaClock(db);
-    const result: ApplyResult = { applied: 0, skipped: 0, evicted: 0, proposals: 0 };
+    const result: ApplyResult = {
+      applied: 0,
+      skipped: 0,
+      evicted: 0,
+      proposals: 0,
+      erased: 0,
+      erasedBlobs: [],
+    };
     // Full-text changes of the page's items are applied together (see FtsBatch), before anything
     // that reads or changes the full-text index directly (a decision's note, an eviction).
     const fts = new FtsBatch();
     for (const pulled of page.ops) {
       clock.observe(pulled.op.hlc);
-      if (pulled.op.kind.startsWith('proposal.')) fts.apply(db);
-      const changed = applyOp(ctx, pulled.op, pulled.actor, fts);
+      if (pulled.op.kind.startsWith('proposal.') || pulled.op.kind === 'item.erase') fts.apply(db);
+      const changed =
+        pulled.op.kind === 'item.erase'
+          ? applyErase(db, pulled.op.itemId, result)
+          : applyOp(ctx, pulled.op, pulled.actor, fts);
       if (changed) result.applied += 1;
       else result.skipped += 1;
       if (changed && pulled.op.kind.startsWith('proposal.')) result.proposals += 1;
     }
     fts.apply(db);
+    // What the page erased leaves the full-text index's segments too, once for the page.
+    if (result.erased > 0) purgeFullText(db);
     for (const id of page.evict) {
       const kind = evictedKind(id);
       const gone =
@@ -91,8 +116,25 @@ export function applyPage(
   }
 }
 
+/**
+ * [C16] An erase is no version of a row: it deletes whatever this replica holds of the source,
+ * however new its own copy (the server refuses every later write of it, [S36]). Applying it twice
+ * finds nothing the second time.
+ */
+function applyErase(db: Db, id: string, result: ApplyResult): boolean {
+  const { erased, blobs } = erasePulled(db, id);
+  result.erasedBlobs.push(...blobs);
+  if (erased) result.erased += 1;
+  return erased;
+}
+
 /** One operation, pushed by `actor` (as the server names them); true when it won and changed the replica. */
-function applyOp(ctx: ApplyContext, op: Op, actor: string, fts: FtsBatch): boolean {
+function applyOp(
+  ctx: ApplyContext,
+  op: Exclude<Op, { kind: 'item.erase' }>,
+  actor: string,
+  fts: FtsBatch,
+): boolean {
   const proposals = { db: ctx.db, workspaceId: ctx.workspaceId, surface: ctx.surface ?? 'cli' };
   if (op.kind === 'proposal.upsert') return applyProposalCreate(proposals, op);
   if (op.kind === 'proposal.decide') return applyProposalDecision(proposals, op, actor);

@@ -23,6 +23,7 @@ import {
 import type { BlobStore } from '../add/blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { sha256 } from '../ids.ts';
+import { removeBlobFiles, secureWrite } from '../knowledge/erase.ts';
 import type { Surface } from '../telemetry.ts';
 import { ensureUser } from '../workspace.ts';
 import { applyPage } from './apply.ts';
@@ -210,7 +211,9 @@ export async function pullAll(
     const state = readState(deps.db);
     const after = state.cursor;
     const page = readPage(await transport.pull(after, PULL_MAX_OPS, state.pull_page));
-    const result = writeTx(deps.db, () => {
+    // A page that erases overwrites what it deletes ([C16]).
+    const write = page.ops.some((p) => p.op.kind === 'item.erase') ? secureWrite : writeTx;
+    const result = write(deps.db, () => {
       setAside(deps.db, page.unknown);
       return applyPage(
         {
@@ -223,6 +226,7 @@ export async function pullAll(
         { ops: page.ops, evict: page.evict, cursor: page.cursor, page: page.page },
       );
     });
+    removeBlobFiles(deps.blobs, result.erasedBlobs);
     out.pulled += page.ops.length + page.unknown.length;
     out.applied += result.applied;
     out.evicted += result.evicted;

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/types.ts';
 import { visibleScopes } from '../scopes.ts';
 import { getWorkspace } from '../workspace.ts';
 import type { AuthorityContext } from './authority.ts';
+import { type EraseContext, loadEraseContext } from './erase.ts';
 import {
   type EdgeState,
   type ItemState,
@@ -19,17 +20,18 @@ import {
   type ProposalState,
 } from './state.ts';
 
-export type Batch = AuthorityContext & {
-  edges: Map<string, EdgeState>;
-  /** States this batch wrote, by op id, to receive their sequence numbers. */
-  written: Map<string, ItemState | EdgeState>;
-  proposals: Map<string, ProposalState>;
-  /** Moves refused because a newer change of their item is here: op id -> that change's hlc ([S24]). */
-  stale: Map<string, string>;
-  /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
-  proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
-  at: string;
-};
+export type Batch = AuthorityContext &
+  EraseContext & {
+    edges: Map<string, EdgeState>;
+    /** States this batch wrote, by op id, to receive their sequence numbers. */
+    written: Map<string, ItemState | EdgeState>;
+    proposals: Map<string, ProposalState>;
+    /** Moves refused because a newer change of their item is here: op id -> that change's hlc ([S24]). */
+    stale: Map<string, string>;
+    /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
+    proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
+    at: string;
+  };
 
 /** Reads what the batch's checks need: the current state of what it names, and the actor's blobs. */
 export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], now: Date): Promise<Batch> {
@@ -43,6 +45,7 @@ export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[],
     if (op.kind === 'item.upsert') {
       itemIds.add(op.item.id);
       if (op.item.file_id) itemIds.add(op.item.file_id);
+      if (op.item.superseded_by) itemIds.add(op.item.superseded_by);
       if (op.item.blob) blobs.add(op.item.blob);
     }
     if (op.kind === 'edge.upsert') {
@@ -50,14 +53,18 @@ export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[],
       itemIds.add(op.edge.from_id);
       itemIds.add(op.edge.to_id);
     }
+    if (op.kind === 'item.erase') itemIds.add(op.itemId);
   }
   const items = await loadItems(tx, [...itemIds]);
   // The files of sections an edge names (SUPERSEDES may carry its file's origin, [S26]).
   const files = [...items.values()].map((i) => i.fileId).filter((f): f is string => !!f && !items.has(f));
   for (const [id, state] of await loadItems(tx, files)) items.set(id, state);
+  const edges = await loadEdges(tx, [...edgeIds]);
+  const erase = await loadEraseContext(tx, ops, itemIds, items, edges);
   const visible = await visibleScopes(tx, actor.user);
   const scopes = new Map<string, Set<string>>();
   return {
+    ...erase,
     actor,
     workspaceId: (await getWorkspace(tx)).id,
     nowMs: now.getTime(),
@@ -72,7 +79,7 @@ export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[],
       scopes.set(user, seen);
       return seen;
     },
-    edges: await loadEdges(tx, [...edgeIds]),
+    edges,
     written: new Map(),
     stale: new Map(),
     proposals: await loadProposals(tx, [...proposalIds]),

@@ -1,6 +1,6 @@
 /**
- * Pull: a page of what the device should apply next, rules [S10]–[S14], [S19] and, for review
- * proposals, [S22] in docs/SYNC_SPEC.md.
+ * Pull: a page of what the device should apply next, rules [S10]–[S14], [S19], for review
+ * proposals [S22] and for erased sources [S36] in docs/SYNC_SPEC.md.
  *
  * Visibility is decided against the *current* state: an item is visible when its current scope is
  * one the user sees; an edge when its own scope and both ends are; an op when its scope is
@@ -22,6 +22,10 @@
  * moved the cursor, the one case where the page certainly was not applied; otherwise it counts
  * as acknowledged, as before (undoing there would send a backfill page again and again).
  *
+ * An erased source reaches every device that held any part of it: its erase op comes first in the
+ * page, whatever the cursor, and the holding is dropped (kept in the page record like an eviction,
+ * so an unacknowledged page sends it again).
+ *
  * Proposals are held like items (by their id, once their creation was delivered): a held proposal
  * whose scope the user no longer sees is evicted, and a visible one the device does not hold is
  * backfilled as a unit, its creation and (when it is at or before the cursor) its decision, never
@@ -32,6 +36,7 @@ import { type Op, PULL_MAX_OPS, type PulledOp, type PullResponse } from '#shared
 import type { Actor } from '../auth.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { visibleScopes } from '../scopes.ts';
+import { erasuresFor } from './erase.ts';
 
 type OpRow = { seq: number | string; actor: string; body: string; kind: string; entity_id: string | null };
 
@@ -222,33 +227,42 @@ export async function pullOps(
     const visible = await visibleScopes(tx, actor.user);
     const evicted = await evict(tx, actor.deviceId, visible);
     const upTo = Math.min(after, last);
-    let backfill = await tx.query<OpRow>(BACKFILL_SQL, [actor.deviceId, visible, upTo, max]);
-    let more = backfill.length === max;
+    const erased = await erasuresFor(tx, actor.deviceId, max);
+    const first: OpRow[] = erased.rows;
+    let backfill: OpRow[] = [];
+    let more = erased.full;
     if (!more) {
-      const proposals = await backfillProposals(tx, actor.deviceId, visible, upTo, max - backfill.length);
-      backfill = [...backfill, ...proposals.rows].sort((x, y) => Number(x.seq) - Number(y.seq));
-      more = proposals.more;
+      const room = max - first.length;
+      backfill = await tx.query<OpRow>(BACKFILL_SQL, [actor.deviceId, visible, upTo, room]);
+      more = backfill.length === room;
+      if (!more) {
+        const proposals = await backfillProposals(tx, actor.deviceId, visible, upTo, room - backfill.length);
+        backfill = [...backfill, ...proposals.rows].sort((x, y) => Number(x.seq) - Number(y.seq));
+        more = proposals.more;
+      }
     }
-    let rows = backfill;
+    let rows = [...first, ...backfill];
     let cursor = after;
     if (!more && after < last) {
-      const room = max - backfill.length;
+      const room = max - rows.length;
       const window = await tx.query<OpRow>(WINDOW_SQL, [after, last, visible, room]);
-      rows = [...backfill, ...window];
+      rows = [...rows, ...window];
       more = window.length === room;
       cursor = more ? Number(window[window.length - 1]?.seq ?? after) : last;
     }
     const { added, unstaled } = await hold(tx, actor.deviceId, rows);
     const page = randomUUID();
+    // Dropped holdings of erased ids are undone like evictions ([S19]).
+    const undoable = [...evicted, ...erased.dropped];
     // A page that changed no holdings has nothing to undo: it is not recorded.
-    if (evicted.length > 0 || added.length > 0 || unstaled.length > 0) {
+    if (undoable.length > 0 || added.length > 0 || unstaled.length > 0) {
       await tx.query(
         `INSERT INTO pull_pages (device_id, page_id, evicted, held, unstaled, after_seq, cursor_seq)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
           actor.deviceId,
           page,
-          JSON.stringify(evicted),
+          JSON.stringify(undoable),
           JSON.stringify(added),
           JSON.stringify(unstaled),
           after,

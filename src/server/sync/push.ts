@@ -1,13 +1,14 @@
 /**
  * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9], for review
- * proposals [S20]–[S21], and the authority rules [S24]–[S28] (src/server/sync/authority.ts) in
- * docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
+ * proposals [S20]–[S21], the authority rules [S24]–[S28] (src/server/sync/authority.ts) and erasing
+ * a source [S35]–[S36] (src/server/sync/erase.ts) in docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
  * counter, so sequence numbers are assigned (and become visible) in commit order even with
  * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
 import type { Op, PushResponse } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
+import type { BlobStore } from '../blobs/store.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { narrowestScope } from '../scopes.ts';
 import {
@@ -23,6 +24,7 @@ import {
 } from './authority.ts';
 import { type Batch, loadBatch } from './batch.ts';
 import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
+import { applyErasures, checkErase, holdRefusedErasures } from './erase.ts';
 import { auditDecisions, checkProposalCreate, checkProposalDecide } from './push-proposals.ts';
 import { type EdgeState, type ItemState, mergeState, saveEdges, saveItems, saveProposals } from './state.ts';
 
@@ -39,6 +41,7 @@ function entityOf(op: Op): string {
   if (op.kind === 'item.upsert') return op.item.id;
   if (op.kind === 'edge.upsert') return op.edge.id;
   if (op.kind === 'proposal.upsert') return op.proposal.id;
+  if (op.kind === 'item.erase') return op.itemId;
   return op.proposalId;
 }
 
@@ -48,7 +51,19 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
   if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
   const current = b.items.get(item.id);
   const namespace = namespaceFor(b, item, current);
-  const refusal = idRefusal(b, item, namespace) ?? shapeRefusal(b, item, current);
+  const badId = idRefusal(b, item, namespace);
+  if (badId) return badId;
+  // [S36] An erased id is never written again, nor a version of an erased source (it would bring
+  // its text back); the device is sent the erase.
+  if (b.erased.has(item.id)) {
+    b.tombstoneHits.add(item.id);
+    return `item ${item.id} was erased: it cannot be written again`;
+  }
+  if (item.superseded_by && b.erased.has(item.superseded_by)) {
+    b.tombstoneHits.add(item.superseded_by);
+    return `item ${item.id} is superseded by ${item.superseded_by}, which was erased`;
+  }
+  const refusal = shapeRefusal(b, item, current);
   if (refusal) return refusal;
   // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
   if (current && !b.visible.has(current.scope))
@@ -83,8 +98,10 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
     namespace: current ? current.namespace : namespace,
     createdBy: current ? current.createdBy : b.actor.user,
     originActor: item.origin_actor,
+    supersededBy: item.superseded_by,
   };
   mergeState(b.items, state);
+  b.sourceKeys.set(item.id, item.source_key);
   b.written.set(op.id, state);
   return null;
 }
@@ -132,16 +149,18 @@ async function check(b: Batch, op: Op): Promise<string | null> {
   if (op.kind === 'item.upsert') return checkItem(b, op);
   if (op.kind === 'edge.upsert') return checkEdge(b, op);
   if (op.kind === 'proposal.upsert') return checkProposalCreate(b, op);
+  if (op.kind === 'item.erase') return checkErase(b, op);
   return checkProposalDecide(b, op);
 }
 
 /**
  * The order ops are checked in: a section after its file, an edge after its ends, a decision after
- * its proposal's creation.
+ * its proposal's creation; an erase in batch order with files and notes, so what a replica wrote
+ * before erasing goes with it and what it wrote after is refused ([S36]).
  */
 function checkRank(op: Op): number {
   if (op.kind === 'item.upsert') return op.item.storage_kind === 'section' ? 1 : 0;
-  if (op.kind === 'proposal.upsert') return 0;
+  if (op.kind === 'proposal.upsert' || op.kind === 'item.erase') return 0;
   return op.kind === 'proposal.decide' ? 2 : 3;
 }
 
@@ -229,10 +248,18 @@ async function auditScopeChanges(tx: Queryable, before: Map<string, ItemState>, 
   }
 }
 
-export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[]): Promise<PushResponse> {
+/** `blobs`: where bytes an erase left unreferenced are deleted, once the batch has committed ([S35]). */
+export async function pushOps(
+  db: Db,
+  now: Date,
+  actor: Actor,
+  ops: readonly Op[],
+  blobs?: BlobStore,
+): Promise<PushResponse> {
   const batch = prepare(ops);
   const at = now.toISOString();
-  return db.transaction(async (tx) => {
+  let erasedBlobs: string[] = [];
+  const response = await db.transaction(async (tx) => {
     const lock = await tx.query<{ last_seq: number | string }>(
       'SELECT last_seq FROM sync_state WHERE id = 1 FOR UPDATE',
     );
@@ -269,6 +296,8 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
         b,
         inserts.map((r) => r.p),
       );
+      // After the ops are in: an erase takes the ops of what it erases with it, this batch's too.
+      erasedBlobs = await applyErasures(tx, b, at);
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
       await holdWon(tx, actor.deviceId, [
         ...wonItems.map((s) => s.id),
@@ -276,16 +305,20 @@ export async function pushOps(db: Db, now: Date, actor: Actor, ops: readonly Op[
         ...[...b.proposalWrites.values()].map((w) => w.state.id),
       ]);
     }
-    await markStale(
+    const refused = outcomes.flatMap((o, i) => {
+      const op = (batch[i] as Prepared).op;
+      return o.status === 'refused' && !b.stale.has(op.id) ? [op] : [];
+    });
+    await markStale(tx, actor.deviceId, refused.map(entityOf));
+    await holdRefusedErasures(
       tx,
-      actor.deviceId,
-      outcomes.flatMap((o, i) => {
-        const op = (batch[i] as Prepared).op;
-        return o.status === 'refused' && !b.stale.has(op.id) ? [entityOf(op)] : [];
-      }),
+      b,
+      refused.map((op) => op.id),
     );
     return respond(batch, outcomes, b.stale);
   });
+  for (const hash of erasedBlobs) await blobs?.delete(hash);
+  return response;
 }
 
 /**

@@ -21,6 +21,8 @@ export type ItemState = {
   /** Who created the item ([S24]): they (or an admin) may move it to another scope. */
   createdBy: string | null;
   originActor: string | null;
+  /** What the winning op says replaced the item: an earlier version names its source ([S35]). */
+  supersededBy: string | null;
 };
 export type EdgeState = {
   id: string;
@@ -47,6 +49,7 @@ type ItemRow = {
   namespace: string | null;
   created_by: string | null;
   origin_actor: string | null;
+  superseded_by: string | null;
 };
 type EdgeRow = Pick<ItemRow, 'id' | 'scope' | 'hlc' | 'op_id' | 'seq' | 'created_by' | 'origin_actor'> & {
   from_id: string;
@@ -58,7 +61,8 @@ export async function loadItems(tx: Queryable, ids: readonly string[]): Promise<
   const map = new Map<string, ItemState>();
   if (ids.length === 0) return map;
   const rows = await tx.query<ItemRow>(
-    `SELECT id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor
+    `SELECT id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor,
+       superseded_by
      FROM items WHERE id = ANY($1::text[])`,
     [ids],
   );
@@ -75,6 +79,7 @@ export async function loadItems(tx: Queryable, ids: readonly string[]): Promise<
       namespace: r.namespace,
       createdBy: r.created_by,
       originActor: r.origin_actor,
+      supersededBy: r.superseded_by,
     });
   }
   return map;
@@ -121,11 +126,13 @@ export function mergeState<S extends { id: string; hlc: string; opId: string }>(
 export async function saveItems(tx: Queryable, items: readonly ItemState[]): Promise<void> {
   if (items.length === 0) return;
   await tx.query(
-    `INSERT INTO items (id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor)
+    `INSERT INTO items (id, scope, hlc, op_id, seq, blob, storage_kind, file_id, namespace, created_by, origin_actor,
+       superseded_by)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
-       $8::text[], $9::text[], $10::text[], $11::text[])
+       $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
      ON CONFLICT (id) DO UPDATE SET scope = EXCLUDED.scope, hlc = EXCLUDED.hlc, op_id = EXCLUDED.op_id,
        seq = EXCLUDED.seq, blob = EXCLUDED.blob, origin_actor = EXCLUDED.origin_actor,
+       superseded_by = EXCLUDED.superseded_by,
        storage_kind = COALESCE(items.storage_kind, EXCLUDED.storage_kind),
        file_id = COALESCE(items.file_id, EXCLUDED.file_id)
      WHERE (items.hlc COLLATE "C", items.op_id COLLATE "C") < (EXCLUDED.hlc COLLATE "C", EXCLUDED.op_id COLLATE "C")`,
@@ -141,6 +148,7 @@ export async function saveItems(tx: Queryable, items: readonly ItemState[]): Pro
       items.map((i) => i.namespace),
       items.map((i) => i.createdBy),
       items.map((i) => i.originActor),
+      items.map((i) => i.supersededBy),
     ],
   );
 }

@@ -9,9 +9,11 @@ import { z } from 'zod';
  * The protocol version, sent by every replica request in PROTOCOL_HEADER and answered in it. A
  * server refuses a replica that speaks an older one ([S31]): protocol 2 is the one where the server
  * checks ids, origins, clocks and blob references ([S25]–[S29]); protocol 3 adds tree records
- * (storage kind `tree`, docs/TREES.md [T13]), which a replica of protocol 2 could not read.
+ * (storage kind `tree`, docs/TREES.md [T13]), which a replica of protocol 2 could not read;
+ * protocol 4 adds erasing a source (`item.erase`, [S35]), which a replica of protocol 3 would set
+ * aside and keep the erased source.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 export const PROTOCOL_HEADER = 'x-brain-protocol';
 /** How far ahead of the server's clock an operation's hlc may be ([S28]); replicas never adopt more. */
 export const CLOCK_SKEW_MAX_MS = 5 * 60 * 1000;
@@ -139,6 +141,9 @@ const base = { id: z.string().uuid(), hlc: HlcSchema };
  * (`proposal.decide`): the server accepts the first decision and refuses any later one ([S21]).
  * A decision carries what the deciding replica did: the final label and body (an edited approval
  * keeps the edit), the note it wrote (`itemId`, null for a rejection) and the reason of a rejection.
+ * An erase (`item.erase`, [S35]) names the file or note it erases (`itemId`) in the scope it is in;
+ * it carries nothing of the item: the server and every replica delete the item and everything
+ * derived from it, and the server keeps a tombstone of its id ([S36]).
  */
 export const OpSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('item.upsert'), scope, item: SyncItemSchema }).strict(),
@@ -159,6 +164,7 @@ export const OpSchema = z.discriminatedUnion('kind', [
       decidedAt: z.string().max(40),
     })
     .strict(),
+  z.object({ ...base, kind: z.literal('item.erase'), scope, itemId }).strict(),
 ]);
 export type Op = z.infer<typeof OpSchema>;
 

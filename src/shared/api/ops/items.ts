@@ -72,4 +72,35 @@ export const ItemsRemove = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
-export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove, ItemsRemove] as const;
+/**
+ * Erasing a source (docs/FACTS.md [K14]): the file or note goes with everything derived from it,
+ * its earlier versions and history included; nothing is kept. The local admin's only; connected,
+ * the workspace server decides and every replica follows (docs/SYNC_SPEC.md [S35]). The answer
+ * counts what went and names the entities left with no current fact.
+ */
+export const ItemsErase = defineOperation({
+  name: 'items.erase',
+  summary: 'Erase a file or note with everything derived from it, history included: nothing is kept',
+  input: z.object({ id: z.string().trim().min(1).max(64) }).strict(),
+  output: z.object({
+    id: z.string(),
+    label: z.string(),
+    storageKind: z.enum(['file', 'note']),
+    /** Earlier versions erased with it. */
+    versions: z.number(),
+    /** Sections erased: its own and its versions'. */
+    sections: z.number(),
+    /** Edges from or to any of these (claims, mentions, links). */
+    links: z.number(),
+    /** Stored files deleted (bytes no other item references). */
+    blobs: z.number(),
+    retiredFacts: z.number(),
+    emptied: z.array(z.object({ id: z.string(), label: z.string() })),
+    /** Sent to the workspace server, which erases it on every replica. */
+    sent: z.boolean(),
+  }),
+  mutates: true,
+  notOn: NOT_FOR_AGENTS,
+});
+
+export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove, ItemsRemove, ItemsErase] as const;
