@@ -20,6 +20,7 @@ import { createAgentServer } from '../src/hosts/mcp/server.ts';
 import { accessCases } from './parity/access.cases.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
 import { chatCases, workspaceCases } from './parity/chat.cases.ts';
+import { compileCases } from './parity/compile.cases.ts';
 import { factCases } from './parity/facts.cases.ts';
 import { fileCases } from './parity/files.cases.ts';
 import { graphCases } from './parity/graph.cases.ts';
@@ -152,6 +153,7 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   trees: treeCases,
   access: accessCases,
   facts: factCases,
+  compile: compileCases,
   // Last: re-indexing the file runs on in the hosts' background.
   files: fileCases,
 };

@@ -4,7 +4,9 @@
  * puts the proposals back as they were, so the approval and the rejection each surface makes start
  * from the same inbox.
  */
-import type { Db } from '#engine/db/driver.ts';
+import { type Db, writeTx } from '#engine/db/driver.ts';
+import { findOrCreateEntity } from '#engine/knowledge/graph.ts';
+import { addDuplicateCard } from '#engine/knowledge/review-cards.ts';
 import type { Case, ParityWorld } from './case.ts';
 
 /** A row with what must hold before each surface's call (test/parity.test.ts runs it first). */
@@ -52,10 +54,59 @@ function reset(db: Db): void {
   });
 }
 
+/**
+ * A Possible duplicate card on the world's lease file (docs/FACTS.md [K12]), as the compile pass
+ * adds it, with one candidate face (no claims); `reset` puts it back to pending.
+ */
+function seedCard(w: ParityWorld): { id: string; reset: () => void } {
+  const { db, workspaceId, user } = w.engine;
+  const file = (db.prepare('SELECT file_id FROM items WHERE id = ?').get(w.sectionId) as { file_id: string })
+    .file_id;
+  const version = (db.prepare('SELECT version FROM items WHERE id = ?').get(file) as { version: number })
+    .version;
+  const origin = { actor: `compile/user:${user}`, source: 'compile', run: `compile:${file}:${version}` };
+  const id = writeTx(db, () => {
+    const face = findOrCreateEntity(
+      db,
+      workspaceId,
+      { name: 'Lisbon Office Lease', kind: 'project', normalised: 'lisbon office lease', scope: 'org' },
+      origin,
+      '2026-11-30T10:00:00.000Z',
+    );
+    return addDuplicateCard(db, workspaceId, {
+      source: file,
+      sourceVersion: version,
+      name: 'Lisbon lease',
+      kind: 'project',
+      candidates: [{ id: face.row.id, label: face.row.label, score: 0.77 }],
+      facts: [
+        {
+          statement: 'The lease ends in March 2027.',
+          attribute: 'term',
+          validAt: null,
+          quote: 'ends in March 2027',
+        },
+      ],
+      origin,
+    });
+  });
+  const reset = () =>
+    db
+      .prepare(
+        "UPDATE review_cards SET state = 'pending', decision = NULL, decided_by = NULL, decided_at = NULL WHERE id = ?",
+      )
+      .run(id);
+  return { id, reset };
+}
+
 export function inboxCases(w: ParityWorld): InboxCase[] {
   const { db } = w.engine;
   seedRuns(db, w.engine.workspaceId, w.engine.user);
-  const before = () => reset(db);
+  const card = seedCard(w);
+  const before = () => {
+    reset(db);
+    card.reset();
+  };
   // When it was decided differs by call, and so does the note an approval writes (each surface
   // writes its own).
   const decided = ['decidedAt', 'decidedBy', 'itemId'];
@@ -106,6 +157,35 @@ export function inboxCases(w: ParityWorld): InboxCase[] {
       op: 'inbox.approve',
       input: { id: 'parity-decided' },
       cli: ['inbox', 'approve', 'parity-decided'],
+      before,
+    },
+    { name: 'the review cards', op: 'inbox.cards', input: {}, cli: ['inbox', 'cards'], before },
+    {
+      name: 'the duplicate cards, one a page',
+      op: 'inbox.cards',
+      input: { kind: 'duplicate', offset: 0, limit: 1 },
+      cli: ['inbox', 'cards', '--kind', 'duplicate', '--offset', '0', '--limit', '1'],
+      before,
+    },
+    {
+      name: 'review cards over 200 a page',
+      op: 'inbox.cards',
+      input: { limit: 201 },
+      cli: ['inbox', 'cards', '--limit', '201'],
+      before,
+    },
+    {
+      name: 'a review card dismissed',
+      op: 'inbox.resolveCard',
+      input: { card: card.id, action: 'dismiss' },
+      cli: ['inbox', 'resolve', card.id, 'dismiss'],
+      before,
+    },
+    {
+      name: 'a review card that does not exist',
+      op: 'inbox.resolveCard',
+      input: { card: 'rc_00000000000000000000', action: 'new' },
+      cli: ['inbox', 'resolve', 'rc_00000000000000000000', 'new'],
       before,
     },
     {

@@ -1,7 +1,7 @@
 /**
  * `brain index [id...]`: the contract's files.index (src/shared/api/ops/files.ts). The command
  * line is a one-shot process, so the files are indexed (and audited) before it answers, with a
- * progress bar on a terminal.
+ * progress bar on a terminal; with a chat model, the files it indexed are then compiled (a line each).
  */
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
@@ -9,6 +9,7 @@ import { memberContext, type Notify } from '#engine/commands/types.ts';
 import { FilesIndex } from '#shared/api/ops/files.ts';
 import { withEngine } from '../context.ts';
 import { type Progress, print, printJson, progressBar } from '../output.ts';
+import { compileIndexed } from './compile.ts';
 
 /** Draws the `index.progress` events of a command on a progress bar. */
 export function indexProgress(bar: Progress): Notify {
@@ -24,7 +25,10 @@ export function registerIndex(program: Command): void {
     .command('index')
     .description(FilesIndex.summary)
     .argument('[id...]', 'file ids (default: every file not indexed yet)')
-    .option('--json', 'print JSON: {queued, indexed, failed, embedded, mentions}')
+    .option(
+      '--json',
+      'print JSON: {queued, indexed, failed, embedded, mentions, compiled (with a chat model)}',
+    )
     .action((ids: string[], opts: { json?: boolean }) =>
       withEngine(program, async (engine) => {
         const bar = progressBar('indexing');
@@ -34,13 +38,19 @@ export function registerIndex(program: Command): void {
           ids.length ? { ids } : {},
         );
         bar.stop();
-        if (opts.json) return printJson(out);
         const report = { indexed: [], failed: [], embedded: 0, mentions: 0, ...out };
+        const indexed = report.indexed.map((f) => f.id);
+        if (opts.json) {
+          // With a chat model, the files indexed are compiled too (docs/FACTS.md [K9]).
+          const compiled = await compileIndexed(engine, indexed, true);
+          return printJson(compiled ? { ...out, compiled: compiled.results } : out);
+        }
         for (const f of report.indexed) print(`indexed  ${f.id}  ${f.label} (${f.sections} sections)`);
         for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
         const embedded = report.embedded ? `, ${report.embedded} items embedded for semantic search` : '';
         print(`${report.indexed.length} indexed, ${report.failed.length} failed${embedded}.`);
         if (report.indexed.length) print(`audit: ${report.mentions} mentions of known entities linked.`);
+        await compileIndexed(engine, indexed, false);
       }),
     );
 }

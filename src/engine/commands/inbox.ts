@@ -7,7 +7,16 @@
 
 import type { EventName, Events } from '#shared/api/events.ts';
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
-import type { InboxApprove, InboxList, InboxReject, RunsList, RunsProcess } from '#shared/api/ops/inbox.ts';
+import type {
+  InboxApprove,
+  InboxCards,
+  InboxList,
+  InboxReject,
+  InboxResolveCard,
+  RunsList,
+  RunsProcess,
+} from '#shared/api/ops/inbox.ts';
+import { listReviewCards, resolveReviewCard } from '../knowledge/review-inbox.ts';
 import { offReason, readModelConfig } from '../llm/config.ts';
 import { approveProposal, type Decider, isAdmin, listInbox, rejectProposal } from '../writeback/inbox.ts';
 import { runPendingWritebacks } from '../writeback/pass.ts';
@@ -57,12 +66,41 @@ async function runsProcess(
   return { processed: results.length, modelOn: offReason(readModelConfig(ctx.engine.db)) === null };
 }
 
+/** Review cards ([K12], [K13] in docs/FACTS.md): only cards of scopes the member reads. */
+async function inboxCards(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof InboxCards>,
+): Promise<OutputOf<typeof InboxCards>> {
+  const { engine } = ctx;
+  return listReviewCards(engine.db, { user: engine.user, scopes: engine.scopes() }, input);
+}
+
+async function inboxResolveCard(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof InboxResolveCard>,
+): Promise<OutputOf<typeof InboxResolveCard>> {
+  const { engine } = ctx;
+  return resolveReviewCard(
+    engine.db,
+    {
+      user: engine.user,
+      scopes: engine.scopes(),
+      workspaceId: engine.workspaceId,
+      origin: ctx.origin,
+      surface: ctx.surface,
+    },
+    input,
+  );
+}
+
 export const inboxHandlers = {
   'inbox.list': inboxList,
   'inbox.approve': inboxApprove,
   'inbox.reject': inboxReject,
   'runs.list': runsList,
   'runs.process': runsProcess,
+  'inbox.cards': inboxCards,
+  'inbox.resolveCard': inboxResolveCard,
 };
 
 /** An event the app's hosts push to their windows (src/shared/api/events.ts). */
@@ -80,5 +118,10 @@ export const inboxNotices = {
   ],
   'inbox.reject': (_out: OutputOf<typeof InboxReject>): AppNotice[] => [
     { event: 'inbox.changed', payload: { at: new Date().toISOString() } },
+  ],
+  // A resolved card may have stated facts: the pages (and the files' counts) change too.
+  'inbox.resolveCard': (out: OutputOf<typeof InboxResolveCard>): AppNotice[] => [
+    { event: 'inbox.changed', payload: { at: new Date().toISOString() } },
+    ...(out.entity ? [{ event: 'files.changed' as const, payload: { ids: [out.entity.id] } }] : []),
   ],
 };

@@ -6,18 +6,26 @@
  *    few seconds, and right away when asked; passes are claimed in the database, so several hosts
  *    never run the same one twice, and a host that stops gives back the pass in flight ([J1]–[J4]
  *    in docs/WORKSPACE.md: an agent's `brain mcp` leaves its runs to this loop when it is the owner);
- *  - an audit queue fed by the index runner, one file at a time.
+ *  - an audit queue fed by the index runner, one file at a time;
+ *  - with a chat model, a compile queue (docs/FACTS.md [K9]): each file after its audit, and the
+ *    notes of this replica's member waiting for a pass (written by add_to_brain or write-back, in
+ *    this process or another), looked for on the same timer; one source at a time, and closing the
+ *    host waits for the pass in flight.
  * Nothing here ever blocks a command: they queue work and return.
  */
 import type { EventName, Events } from '#shared/api/events.ts';
 import { auditFile } from '../audit/index.ts';
+import { compileRefusal, compileSource, isTreeDocument, pendingSources } from '../compile/index.ts';
 import type { Engine } from '../engine.ts';
-import { offReason, readModelConfig } from '../llm/config.ts';
+import { offReason, readModelConfig, resolveModel } from '../llm/config.ts';
+import { getRow } from '../read/items.ts';
 import { pendingRuns, runPendingWritebacks } from '../writeback/pass.ts';
 
 type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 const WRITEBACK_POLL_MS = 3000;
+/** A source whose compile failed (the model was down, say) is tried again after this long. */
+const COMPILE_RETRY_MS = 10 * 60_000;
 
 export class BrainWork {
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -25,6 +33,8 @@ export class BrainWork {
   private again = false;
   private readonly audits: string[] = [];
   private auditing: Promise<void> | null = null;
+  private readonly compiles: string[] = [];
+  private compiling: Promise<void> | null = null;
   private closed = false;
   private readonly stopping = new AbortController();
 
@@ -43,6 +53,7 @@ export class BrainWork {
   /** Runs the passes that wait (no-op without a model). */
   kick(): void {
     if (this.closed) return;
+    this.compileNotes();
     if (this.loop) {
       this.again = true;
       return;
@@ -79,10 +90,60 @@ export class BrainWork {
           console.error('[audit]', err);
         }
         this.emit('activity.changed', { at: new Date().toISOString() });
+        this.compile(id);
       }
     })().finally(() => {
       this.auditing = null;
     });
+  }
+
+  /** Queues the notes of this member that wait for a compile pass ([K11]: only its own). */
+  private compileNotes(): void {
+    if (offReason(readModelConfig(this.engine.db)) !== null) return;
+    const retryBefore = new Date(Date.now() - COMPILE_RETRY_MS).toISOString();
+    try {
+      const ids = pendingSources(this.engine.db, this.engine.user, {
+        notesOnly: true,
+        retryFailedBefore: retryBefore,
+      });
+      for (const id of ids) this.compile(id);
+    } catch (err) {
+      console.error('[compile]', err);
+    }
+  }
+
+  /** Queues the compile pass of a source (a file after its audit, a note); none without a model. */
+  compile(id: string): void {
+    if (this.closed || this.compiles.includes(id)) return;
+    if (offReason(readModelConfig(this.engine.db)) !== null) return;
+    this.compiles.push(id);
+    if (this.compiling) return;
+    this.compiling = (async () => {
+      for (let next = this.compiles.shift(); next && !this.closed; next = this.compiles.shift()) {
+        try {
+          await this.compileOne(next);
+        } catch (err) {
+          console.error('[compile]', err);
+        }
+      }
+    })().finally(() => {
+      this.compiling = null;
+      // A source queued while the loop was ending starts it again.
+      const left = this.compiles.shift();
+      if (left) this.compile(left);
+    });
+  }
+
+  private async compileOne(id: string): Promise<void> {
+    const row = getRow(this.engine.db, id);
+    // Only this member's own sources, and a repository's documents only when named ([K11]).
+    if (!row || compileRefusal(row, this.engine.user) || isTreeDocument(row)) return;
+    const access = await resolveModel(this.engine.db, this.engine.home);
+    if (!access) return;
+    const outcome = await compileSource(this.engine, access, id);
+    if (!outcome || outcome.state === 'skipped') return;
+    this.emit('activity.changed', { at: new Date().toISOString() });
+    if (outcome.cards > 0) this.emit('inbox.changed', { at: new Date().toISOString() });
   }
 
   async close(): Promise<void> {
@@ -91,5 +152,6 @@ export class BrainWork {
     this.stopping.abort(); // the pass in flight gives its claim back instead of being waited for
     await this.loop;
     await this.auditing;
+    await this.compiling; // a compile in flight writes its result (or nothing) before the host closes
   }
 }

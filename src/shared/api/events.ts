@@ -12,6 +12,22 @@ export type IndexProgressEvent = {
   total: number;
 };
 
+/** A source's compile pass, as knowledge.compile answers it (src/shared/api/ops/compile.ts). */
+export type CompileProgressEvent = {
+  id: string;
+  label: string;
+  state: 'done' | 'skipped' | 'stale' | 'failed';
+  facts: number;
+  added: number;
+  retired: number;
+  entities: number;
+  cards: number;
+  error: string | null;
+  /** Sources done of the sources asked for. */
+  done: number;
+  total: number;
+};
+
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
 type AddProgressEvent = { done: number; total: number };
 
@@ -32,6 +48,8 @@ export type Events = {
   'model.progress': { fraction: number; file: string };
   /** A connected repository's tree was built (or its build failed): tree views refresh. */
   'trees.changed': { tree: string };
+  /** One source compiled (or skipped, or failed) of the sources a compile was asked for (docs/FACTS.md [K9]). */
+  'compile.progress': CompileProgressEvent;
 };
 
 export type EventName = keyof Events;
@@ -46,6 +64,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'inbox.changed',
   'model.progress',
   'trees.changed',
+  'compile.progress',
 ];
 
 export function isEventName(value: unknown): value is EventName {

@@ -14,6 +14,8 @@ import { sql as authority, run as authorityRun } from './0011-authority.ts';
 import { sql as trees } from './0012-trees.ts';
 import { sql as treeSync } from './0013-tree-sync.ts';
 import { sql as treeGrep } from './0014-tree-grep.ts';
+import { sql as reviewCards } from './0015-review-cards.ts';
+import { sql as compile } from './0016-compile.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0012-trees', sql: trees },
   { id: '0013-tree-sync', sql: treeSync },
   { id: '0014-tree-grep', sql: treeGrep },
+  { id: '0015-review-cards', sql: reviewCards },
+  { id: '0016-compile', sql: compile },
 ];

@@ -3,6 +3,7 @@
  * settings, an empty inbox, no connected repository) and builders for the rows a test puts in front of a screen.
  */
 import type { Inputs, Outputs } from '#shared/api/contract.ts';
+import type { DuplicateCardView, EmptyPageCardView } from '#shared/api/ops/inbox.ts';
 import type { FileList, FileRow, StatusView } from '#shared/api/types.ts';
 import type { ProposalView } from '#shared/api/writeback-types.ts';
 import type { Handlers } from './fake-transport.ts';
@@ -52,6 +53,66 @@ export function proposal(n: number, patch: Partial<ProposalView> = {}): Proposal
     createdAt: AT,
     canDecide: true,
     run: null,
+    ...patch,
+  };
+}
+
+/** A pending Possible duplicate card (docs/FACTS.md [K12]) from source `file-<n>`, with two candidates. */
+export function duplicateCard(n: number, patch: Partial<DuplicateCardView> = {}): DuplicateCardView {
+  return {
+    kind: 'duplicate',
+    id: `card-${n}`,
+    source: {
+      id: `file-${n}`,
+      label: `invoice-${n}.md`,
+      storageKind: 'file',
+      kind: 'markdown',
+      scope: 'org',
+    },
+    scope: 'org',
+    name: `Acme ${n}`,
+    entityKind: 'company',
+    candidates: [
+      { id: `e_cand${n}a`, label: `Acme ${n} Ltd.`, scope: 'org', score: 0.82 },
+      { id: `e_cand${n}b`, label: `Acme ${n} Group`, scope: 'org', score: 0.74 },
+    ],
+    facts: [
+      {
+        statement: `Acme ${n} supplies paper.`,
+        attribute: null,
+        validAt: null,
+        quote: `Acme ${n} supplies paper.`,
+      },
+    ],
+    state: 'pending',
+    stale: null,
+    canResolve: true,
+    decision: null,
+    decidedBy: null,
+    decidedAt: null,
+    createdAt: AT,
+    ...patch,
+  };
+}
+
+/** An Empty page card (docs/FACTS.md [K13]) for entity `e_empty<n>`. */
+export function emptyPageCard(n: number, patch: Partial<EmptyPageCardView> = {}): EmptyPageCardView {
+  return {
+    kind: 'empty-page',
+    id: `empty:e_empty${n}@${AT}`,
+    entity: {
+      id: `e_empty${n}`,
+      label: `Northwind ${n}`,
+      storageKind: 'entity',
+      kind: 'company',
+      scope: 'org',
+    },
+    reason: 'sources-removed',
+    why: `Its last source was removed: old-${n}.md.`,
+    sources: [{ id: `file-old-${n}`, label: `old-${n}.md` }],
+    claims: 1,
+    changedAt: AT,
+    canResolve: true,
     ...patch,
   };
 }
@@ -113,6 +174,13 @@ export function shellAnswers(files: readonly FileRow[] = []): Handlers {
     'status.get': () => status({ counts }),
     'settings.get': () => ({ indexOnAdd: false, dataFolder: '/home/ada/.org-brain', user: 'ada' }),
     'inbox.list': () => ({ pending: 0, items: [] }),
+    'inbox.cards': () => ({
+      counts: { duplicate: 0, emptyPage: 0 },
+      pending: 0,
+      total: 0,
+      offset: 0,
+      cards: [],
+    }),
     'files.list': listFiles(files),
     // The palette lists the connected repositories when it opens (features/trees/use-node-lookup.ts).
     'trees.list': () => ({ trees: [] }),

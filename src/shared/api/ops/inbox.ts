@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 import type { InboxView, ProposalView, RunView } from '../writeback-types.ts';
+import { ENTITY_KINDS, ItemViewSchema } from './graph.ts';
 
 /** An edit may be as long as a proposal is stored (src/engine/writeback/pass.ts keeps 300 and 6000). */
 const INBOX_LIMITS = { idChars: 200, labelChars: 300, bodyChars: 6000, reasonChars: 1000 } as const;
@@ -150,7 +151,125 @@ export const RunsProcess = defineOperation({
   notOn: ['agent', 'app'],
 });
 
-export const INBOX_OPERATIONS = [InboxList, InboxApprove, InboxReject, RunsList, RunsProcess] as const;
+// ---- review cards (docs/FACTS.md [K12], [K13]) ----
+
+export const REVIEW_CARD_KINDS = ['duplicate', 'empty-page'] as const;
+const REVIEW_CARD_ACTIONS = ['same', 'new', 'dismiss'] as const;
+export const REVIEW_CARD_LIMITS = { pageDefault: 50, pageMax: 200 } as const;
+
+const DuplicateCardViewSchema = z.object({
+  kind: z.literal('duplicate'),
+  id: z.string(),
+  /** The compiled source; null when it is no longer in the workspace (erased). */
+  source: ItemViewSchema.nullable(),
+  /** The source's scope: where the facts go. */
+  scope: z.string(),
+  name: z.string(),
+  entityKind: z.enum(ENTITY_KINDS),
+  /** Faces it may be: only those the reader can see. */
+  candidates: z.array(z.object({ id: z.string(), label: z.string(), scope: z.string(), score: z.number() })),
+  facts: z.array(
+    z.object({
+      statement: z.string(),
+      attribute: z.string().nullable(),
+      validAt: z.string().nullable(),
+      quote: z.string(),
+    }),
+  ),
+  state: z.enum(['pending', 'resolved', 'dismissed']),
+  /** Why the card can only be dismissed (its source was removed or changed since), else null. */
+  stale: z.string().nullable(),
+  canResolve: z.boolean(),
+  decision: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const EmptyPageCardViewSchema = z.object({
+  kind: z.literal('empty-page'),
+  /** `empty:<entity>@<time of its latest claim change>`: a page that empties again is another card. */
+  id: z.string(),
+  entity: ItemViewSchema,
+  reason: z.enum(['sources-removed', 'facts-retired', 'sources-changed', 'mixed']),
+  /** One line: why the page is empty. */
+  why: z.string(),
+  /** The removed sources its claims came from (a section counts as its file), at most 5. */
+  sources: z.array(z.object({ id: z.string(), label: z.string() })),
+  claims: z.number(),
+  changedAt: z.string(),
+  canResolve: z.boolean(),
+});
+
+const ReviewCardViewSchema = z.discriminatedUnion('kind', [DuplicateCardViewSchema, EmptyPageCardViewSchema]);
+export type ReviewCardView = z.infer<typeof ReviewCardViewSchema>;
+export type DuplicateCardView = z.infer<typeof DuplicateCardViewSchema>;
+export type EmptyPageCardView = z.infer<typeof EmptyPageCardViewSchema>;
+
+const ReviewCardsSchema = z.object({
+  /** Pending cards the reader sees, per kind (a filter does not change them). */
+  counts: z.object({ duplicate: z.number(), emptyPage: z.number() }),
+  /** The cards the reader can act on: the inbox's count adds them to the proposals. */
+  pending: z.number(),
+  /** How many cards the filter matches (this page is `offset` .. `offset + cards.length`). */
+  total: z.number(),
+  offset: z.number(),
+  cards: z.array(ReviewCardViewSchema),
+});
+export type ReviewCards = z.infer<typeof ReviewCardsSchema>;
+
+export const InboxCards = defineOperation({
+  name: 'inbox.cards',
+  summary: 'Review cards: Possible duplicates from the compile pass and Empty pages',
+  input: z
+    .object({
+      kind: z.enum(REVIEW_CARD_KINDS).optional(),
+      all: z.boolean().optional().describe('also the duplicate cards decided already'),
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(REVIEW_CARD_LIMITS.pageMax).optional(),
+    })
+    .strict(),
+  output: ReviewCardsSchema,
+  mutates: false,
+  notOn: ['agent'],
+});
+
+const ResolvedCardSchema = z.object({
+  card: z.string(),
+  kind: z.enum(REVIEW_CARD_KINDS),
+  action: z.enum(REVIEW_CARD_ACTIONS),
+  state: z.enum(['resolved', 'dismissed']),
+  /** The entity face the facts went on (same, new); null on dismiss. */
+  entity: ItemViewSchema.nullable(),
+  /** The facts stated, by id. */
+  facts: z.array(z.string()),
+});
+export type ResolvedCard = z.infer<typeof ResolvedCardSchema>;
+
+export const InboxResolveCard = defineOperation({
+  name: 'inbox.resolveCard',
+  summary: 'Resolve a review card: same as a candidate, a new page, or dismiss',
+  input: z
+    .object({
+      card: id,
+      action: z.enum(REVIEW_CARD_ACTIONS),
+      entity: id.optional().describe('with `same`: which candidate (default: the first)'),
+    })
+    .strict(),
+  output: ResolvedCardSchema,
+  mutates: true,
+  notOn: ['agent'],
+});
+
+export const INBOX_OPERATIONS = [
+  InboxList,
+  InboxApprove,
+  InboxReject,
+  RunsList,
+  RunsProcess,
+  InboxCards,
+  InboxResolveCard,
+] as const;
 
 /** The hand-written types stay exactly what the schemas check, both ways. */
 type Assignable<A extends B, B> = A;

@@ -1,13 +1,18 @@
 /**
- * Reviewing the inbox from the keyboard: J/K move the current proposal, A approves it, E edits it
- * (Ctrl/Cmd+Enter approves the edit, Esc leaves it), R asks for a reason to reject it. The letters are
- * off while a dialog or menu is open and while editing.
+ * Reviewing the inbox from the keyboard: J/K move the current card, A approves it, E edits it
+ * (Ctrl/Cmd+Enter approves the edit, Esc leaves it), R asks for a reason to reject it. The review
+ * cards take the same keys (docs/FACTS.md [K12], [K13]): A is "Same as" the first candidate on a
+ * Possible duplicate and "Open" on an Empty page, R dismisses either. The letters are off while a
+ * dialog or menu is open and while editing.
  */
 import { useEffect, useState } from 'react';
+import type { ReviewCardView } from '#shared/api/ops/inbox.ts';
+import type { ProposalView } from '#shared/api/writeback-types.ts';
 import { useApp } from '../../app/app-context.ts';
 import { useCall } from '../../hooks/useCall.ts';
 import { useHotkey } from '../../hooks/useHotkey.ts';
 import { call } from '../../lib/api.ts';
+import { type InboxFilter, useReviewCards } from './use-review-cards.ts';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -15,20 +20,41 @@ function dialogOpen(): boolean {
   return !!document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]');
 }
 
+/** One card of the inbox as the keys move over it: a proposal or a review card. */
+export type InboxEntry =
+  | { key: string; proposal: ProposalView; card?: never }
+  | { key: string; card: ReviewCardView; proposal?: never };
+
+/** The approve-like action a card offers, if the reader may take it. */
+function canApprove(e: InboxEntry | undefined): boolean {
+  if (!e) return false;
+  if (e.proposal) return e.proposal.canDecide;
+  const c = e.card;
+  if (c.kind === 'empty-page') return true;
+  return c.canResolve && !c.stale && c.candidates.length > 0;
+}
+
 export function useInboxReview() {
   const app = useApp();
   const inbox = useCall('inbox.list', undefined, { refetchOn: ['inbox.changed'] });
-  const items = inbox.data?.items ?? [];
+  const [filter, setFilter] = useState<InboxFilter>('all');
+  const review = useReviewCards(filter);
+  const proposals = filter === 'all' || filter === 'proposals' ? (inbox.data?.items ?? []) : [];
+  const cards = filter === 'proposals' ? [] : (review.cards.data?.cards ?? []);
+  const entries: InboxEntry[] = [
+    ...proposals.map((p) => ({ key: p.id, proposal: p })),
+    ...cards.map((c) => ({ key: c.id, card: c })),
+  ];
   const [index, setIndex] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const current = items[Math.min(index, items.length - 1)];
+  const current = entries[Math.min(index, entries.length - 1)];
 
   useEffect(() => {
-    if (index > 0 && index >= items.length) setIndex(Math.max(0, items.length - 1));
-  }, [index, items.length]);
+    if (index > 0 && index >= entries.length) setIndex(Math.max(0, entries.length - 1));
+  }, [index, entries.length]);
 
   const approve = async (id: string, body?: string) => {
     setBusy(true);
@@ -56,34 +82,64 @@ export function useInboxReview() {
     app.notify('Rejected', 'success');
     inbox.refresh();
   };
+  const resolve = async (card: ReviewCardView, action: 'same' | 'new' | 'dismiss', entity?: string) => {
+    setBusy(true);
+    try {
+      await review.resolve(card, action, entity);
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** A: approve a proposal, "Same as" the first candidate, open an empty page. */
+  const approveCurrent = () => {
+    if (!current || !canApprove(current)) return;
+    if (current.proposal) return void approve(current.proposal.id);
+    const c = current.card;
+    if (c.kind === 'empty-page') return app.openDossier(c.entity.id, 'select');
+    void resolve(c, 'same', c.candidates[0]?.id);
+  };
 
   const keys = !dialogOpen() && editing === null;
-  useHotkey('j', () => setIndex((i) => Math.min(items.length - 1, i + 1)), keys);
+  useHotkey('j', () => setIndex((i) => Math.min(entries.length - 1, i + 1)), keys);
   useHotkey('k', () => setIndex((i) => Math.max(0, i - 1)), keys);
-  useHotkey('a', () => current?.canDecide && void approve(current.id), keys && !busy);
+  useHotkey('a', approveCurrent, keys && !busy);
   // E and R move the focus into a text box: the key press must not type its letter there.
   useHotkey(
     'e',
     (e) => {
-      if (!current?.canDecide) return;
+      if (!current?.proposal?.canDecide) return;
       e.preventDefault();
-      startEdit(current.id, current.body);
+      startEdit(current.proposal.id, current.proposal.body);
     },
     keys,
   );
   useHotkey(
     'r',
     (e) => {
-      if (!current?.canDecide) return;
+      if (current?.card) {
+        if (current.card.canResolve) void resolve(current.card, 'dismiss');
+        return;
+      }
+      if (!current?.proposal?.canDecide) return;
       e.preventDefault();
-      setRejecting(current.id);
+      setRejecting(current.proposal.id);
     },
-    keys,
+    keys && !busy,
   );
 
+  const pending = inbox.data ? inbox.data.pending + (review.cards.data?.pending ?? 0) : undefined;
   return {
     inbox,
-    items,
+    cards: review.cards,
+    cardOffset: review.offset,
+    setCardOffset: review.setOffset,
+    pending,
+    filter,
+    setFilter: (f: InboxFilter) => {
+      setFilter(f);
+      setIndex(0);
+    },
+    entries,
     current,
     setIndex,
     editing,
@@ -92,8 +148,9 @@ export function useInboxReview() {
     setDraft,
     busy,
     approve,
+    resolve,
     startEdit,
-    rejecting: items.find((i) => i.id === rejecting) ?? null,
+    rejecting: inbox.data?.items.find((i) => i.id === rejecting) ?? null,
     setRejecting,
     reject,
   };
