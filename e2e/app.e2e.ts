@@ -253,6 +253,59 @@ describe('Org Brain in a browser', () => {
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 
+  it('removes a file from the grid by keyboard after a confirmation, and says which facts and pages went with it', async () => {
+    const home = freshHome();
+    const folder = freshHome('org-brain-e2e-remove-');
+    cleanup(() => rmSync(folder, { recursive: true, force: true }));
+    writeFileSync(path.join(folder, 'hooli.md'), '# Hooli\n\nHooli builds phones.\n');
+    writeFileSync(path.join(folder, 'roadmap.md'), '# Roadmap\n\nShip the desktop app in March.\n');
+    const added = JSON.parse(await brain(home, ['add', folder, '--json'])) as {
+      added: { id: string; label: string }[];
+    };
+    await brain(home, ['index']);
+    const hooli = added.added.find((a) => a.label === 'hooli.md')?.id ?? '';
+    await brain(home, [
+      'fact',
+      'add',
+      'Hooli',
+      'Hooli builds phones.',
+      '--kind',
+      'company',
+      '--item',
+      hooli,
+      '--quote',
+      'Hooli builds phones.',
+    ]);
+
+    const { s } = await start(home);
+    const { page } = s;
+    await grid(page).getByText('roadmap.md').waitFor();
+    await grid(page).getByRole('button', { name: 'Name' }).click();
+    await grid(page).focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Delete');
+    const confirm = page.getByRole('alertdialog', { name: 'Remove hooli.md?' });
+    await confirm.getByText(/Search and chat will no longer find it/).waitFor();
+    await screenshot(page, '19-confirm-remove');
+    // Esc changes nothing; Delete asks again and Enter confirms.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => confirm.count()).toBe(0);
+    await page.keyboard.press('Delete');
+    await confirm.waitFor();
+    await page.keyboard.press('Enter');
+
+    const result = page.getByRole('dialog', { name: 'Removed hooli.md' });
+    await result.getByText('1 fact stopped being current.').waitFor({ timeout: 20_000 });
+    await result.getByText('Hooli', { exact: true }).waitFor();
+    await screenshot(page, '20-removed');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result.count()).toBe(0);
+    await expect.poll(() => grid(page).locator('tbody tr').count()).toBe(1);
+    await grid(page).getByText('roadmap.md').waitFor();
+    expect(await grid(page).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(unexpectedProblems(s.problems)).toEqual([]);
+  });
+
   it('shows why a file failed to index, in the grid and in its dossier, driven by the keyboard', async () => {
     const { s } = await start();
     const { page } = s;

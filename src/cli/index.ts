@@ -4,10 +4,12 @@ import { registerAccessCheck } from './commands/access-check.ts';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
 import { registerAsk, registerChat } from './commands/chat.ts';
+import { registerCompile } from './commands/compile.ts';
 import { registerConfig } from './commands/config.ts';
 import { registerContext } from './commands/context.ts';
 import { registerDossier } from './commands/dossier.ts';
 import { registerEntities } from './commands/entities.ts';
+import { registerErase } from './commands/erase.ts';
 import { registerFact } from './commands/fact.ts';
 import { registerFiles } from './commands/files.ts';
 import { registerGraph } from './commands/graph.ts';
@@ -34,6 +36,7 @@ import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerTeams } from './commands/teams.ts';
 import { registerTree } from './commands/tree.ts';
+import { registerVersions } from './commands/versions.ts';
 import { fail } from './output.ts';
 
 export function buildProgram(): Command {
@@ -67,7 +70,10 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerMention(program);
   registerFact(program);
+  registerCompile(program);
   registerRemove(program);
+  registerErase(program);
+  registerVersions(program);
   registerLink(program);
   registerNeighborhood(program);
   registerAsk(program);

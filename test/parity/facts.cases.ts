@@ -1,11 +1,19 @@
 /**
  * Parity rows for facts over time (src/shared/api/ops/facts.ts, docs/FACTS.md): a fact stated from
- * the lease's section, the page read with and without its history, refusals, a retirement. A write
+ * the lease's section, the page read with and without its history, refusals, a retirement, a
+ * source's versions (docs/FACTS.md [K16]). A write
  * lands on every surface in turn: the claim is the same one each time, only who stated it last
  * (the fact's origin) differs, which `fresh` leaves out.
  */
 import { factId } from '#engine/knowledge/facts.ts';
 import type { Case, ParityWorld } from './case.ts';
+
+/** The file the parity world's section is in. */
+function fileOf(w: ParityWorld): string {
+  return (
+    w.engine.db.prepare('SELECT file_id FROM items WHERE id = ?').get(w.sectionId) as { file_id: string }
+  ).file_id;
+}
 
 export function factCases(w: ParityWorld): Case[] {
   const quote = 'The Lisbon office lease ends in March 2027';
@@ -95,6 +103,51 @@ export function factCases(w: ParityWorld): Case[] {
       },
       get cli() {
         return ['remove', entity.id, '--yes'];
+      },
+    },
+    {
+      name: "a file's versions",
+      op: 'items.versions',
+      get input() {
+        return { id: fileOf(w) };
+      },
+      get cli() {
+        return ['versions', fileOf(w)];
+      },
+    },
+    {
+      name: 'the versions of a section (refused: only files and notes have versions)',
+      op: 'items.versions',
+      input: { id: w.sectionId },
+      cli: ['versions', w.sectionId],
+    },
+    {
+      name: 'the versions of an item that is not there',
+      op: 'items.versions',
+      input: { id: 'f_00000000000000000000' },
+      cli: ['versions', 'f_00000000000000000000'],
+    },
+    // Erasing ([K14]) as the local admin: refused alike on every surface, nothing erased.
+    {
+      name: 'erasing a source that is not there',
+      op: 'items.erase',
+      input: { id: 'f_00000000000000000000' },
+      cli: ['erase', 'f_00000000000000000000', '--yes'],
+    },
+    {
+      name: 'erasing a section instead of its file',
+      op: 'items.erase',
+      input: { id: w.sectionId },
+      cli: ['erase', w.sectionId, '--yes'],
+    },
+    {
+      name: 'erasing an entity instead of a source',
+      op: 'items.erase',
+      get input() {
+        return { id: entity.id };
+      },
+      get cli() {
+        return ['erase', entity.id, '--yes'];
       },
     },
     {

@@ -1,10 +1,18 @@
 /**
  * Chat threads, kept locally per user. Each turn runs the read injection (the same function agents
- * use) and records the memories it used, or why it used none. With no chat model configured, the
+ * use), adds the current facts of the entities the question names (chat-facts.ts, docs/FACTS.md
+ * [K15]) and records the memories it used, or why it used none. With no chat model configured, the
  * answer is the cited passages themselves, with the question's words marked.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatSendResult, ChatThread, ChatThreadSummary, ChatTurn, Passage } from '#shared/api/types.ts';
+import type {
+  ChatSendResult,
+  ChatThread,
+  ChatThreadSummary,
+  ChatTurn,
+  FactMemory,
+  Passage,
+} from '#shared/api/types.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Citation, StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
@@ -22,6 +30,8 @@ export type Injected = {
     score: number | null;
     body: string;
     citation: Citation | null;
+    /** A fact of an entity the question names: `citation` is its source's ([K15]). */
+    fact?: FactMemory;
   }[];
   reason: string | null;
 };
@@ -113,11 +123,13 @@ function highlightTerms(text: string, question: string): { start: number; end: n
 
 function passageAnswer(question: string, injected: Injected): { text: string; passages: Passage[] } {
   const passages = injected.items.map((item) => ({
-    itemId: item.id,
+    // A fact's passage opens its source, where the fact is said.
+    itemId: item.fact?.source ?? item.id,
     label: item.label,
     text: item.body,
     highlights: highlightTerms(item.body, question),
     citation: item.citation,
+    ...(item.fact ? { fact: item.fact } : {}),
   }));
   const text = passages.length
     ? `The chat model is off, so here are the ${passages.length} passage${passages.length === 1 ? '' : 's'} the brain found.`

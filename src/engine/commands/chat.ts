@@ -1,12 +1,14 @@
 /**
  * chat.threads, chat.thread, chat.send, chat.delete and chat.remember (src/shared/api/ops/chat.ts),
- * as every surface runs them. A turn goes through the read injection as agents' context does; the
- * chat model, when one is configured, streams its answer as `chat.delta` events (the app's
- * windows, or the command line's output).
+ * as every surface runs them. A turn goes through the read injection as agents' context does, and
+ * is given the current facts of the entities it names (docs/FACTS.md [K15]); the chat model, when
+ * one is configured, streams its answer as `chat.delta` events (the app's windows, or the command
+ * line's output).
  */
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { ChatDelete, ChatRemember, ChatSend, ChatThreadGet, ChatThreads } from '#shared/api/ops/chat.ts';
 import { deleteThread, getThread, listThreads, sendMessage } from '../chat/chat.ts';
+import { factMemories } from '../chat/chat-facts.ts';
 import { chatModelFor } from '../chat/chat-model.ts';
 import { offReason, readModelConfig } from '../llm/config.ts';
 import { inject } from '../search/injection.ts';
@@ -33,7 +35,7 @@ async function chatSend(
     input,
     async (message, anchors) => {
       const r = await inject(e, { message, anchors: [...anchors], surface: 'chat' });
-      return { items: r.items, reason: r.reason };
+      return { items: [...r.items, ...factMemories(e.db, e.scopes(), message)], reason: r.reason };
     },
     model,
   );

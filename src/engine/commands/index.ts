@@ -17,6 +17,7 @@ import {
 import { AppError } from '#shared/errors.ts';
 import { accessHandlers } from './access.ts';
 import { chatHandlers } from './chat.ts';
+import { compileHandlers } from './compile.ts';
 import { factHandlers } from './facts.ts';
 import { fileHandlers } from './files.ts';
 import { graphHandlers } from './graph.ts';
@@ -29,6 +30,7 @@ import { settingsHandlers } from './settings.ts';
 import { teamHandlers } from './team.ts';
 import { treeHandlers } from './trees.ts';
 import type { CommandContext } from './types.ts';
+import { versionHandlers } from './versions.ts';
 import { workspaceHandlers } from './workspace.ts';
 
 type Handler = (ctx: CommandContext, input: never) => Promise<unknown>;
@@ -40,6 +42,7 @@ const HANDLERS: Record<string, Handler> = {
   'notes.add': notesAdd,
   ...graphHandlers,
   ...factHandlers,
+  ...compileHandlers,
   ...inboxHandlers,
   ...knowledgeHandlers,
   ...teamHandlers,
@@ -50,6 +53,7 @@ const HANDLERS: Record<string, Handler> = {
   ...workspaceHandlers,
   ...treeHandlers,
   ...accessHandlers,
+  ...versionHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;

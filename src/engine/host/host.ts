@@ -143,6 +143,11 @@ export class BrainHost {
       'items.move': (answer) => {
         if (answer) changed([(answer as { id: string }).id]);
       },
+      // A removed file leaves the grid and the dossier showing it refreshes (docs/FACTS.md [K8]).
+      'items.remove': (answer) => {
+        const removed = answer as { id: string; removed: boolean } | undefined;
+        if (removed?.removed) changed([removed.id]);
+      },
       'chat.send': (answer) => {
         if (!answer) return;
         this.emit('chat.changed', { threadId: (answer as { thread: { id: string } }).thread.id });

@@ -70,6 +70,18 @@ export const IndexAnswerSchema = z.object({
 /** Loading the sample: the drop's report, and what indexing it did (as files.index answers). */
 export const SampleAnswerSchema = AddReportSchema.extend({ index: IndexAnswerSchema });
 
+/** A current fact a chat turn was given (docs/FACTS.md [K15]). */
+const FactMemorySchema = z.object({
+  id: z.string(),
+  entityId: z.string(),
+  entity: z.string(),
+  statement: z.string(),
+  validAt: z.string(),
+  source: z.string(),
+  sourceLabel: z.string(),
+  span: z.object({ start: z.number(), end: z.number() }).nullable(),
+});
+
 const InjectedMemorySchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -77,6 +89,7 @@ const InjectedMemorySchema = z.object({
   kind: z.string(),
   citation: CitationSchema.nullable(),
   score: z.number().nullable(),
+  fact: FactMemorySchema.optional(),
 });
 
 const PassageSchema = z.object({
@@ -85,6 +98,7 @@ const PassageSchema = z.object({
   text: z.string(),
   highlights: z.array(z.object({ start: z.number(), end: z.number() })),
   citation: CitationSchema.nullable(),
+  fact: FactMemorySchema.optional(),
 });
 
 const ChatTurnSchema = z.object({

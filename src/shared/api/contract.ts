@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { entriesOf, type OutputsOf, offeredOn } from './operation.ts';
 import { ACCESS_OPERATIONS } from './ops/access.ts';
 import { CHAT_OPERATIONS } from './ops/chat.ts';
+import { COMPILE_OPERATIONS } from './ops/compile.ts';
 import { FACT_OPERATIONS } from './ops/facts.ts';
 import { FILE_OPERATIONS } from './ops/files.ts';
 import { GRAPH_OPERATIONS } from './ops/graph.ts';
@@ -20,6 +21,7 @@ import { RETRIEVAL_OPERATIONS } from './ops/retrieval.ts';
 import { SETTINGS_OPERATIONS } from './ops/settings.ts';
 import { TEAM_OPERATIONS } from './ops/team.ts';
 import { TREE_OPERATIONS } from './ops/trees.ts';
+import { VERSION_OPERATIONS } from './ops/versions.ts';
 import { WORKSPACE_OPERATIONS } from './ops/workspace.ts';
 
 export const OPERATIONS = [
@@ -37,6 +39,8 @@ export const OPERATIONS = [
   ...TREE_OPERATIONS,
   ...ACCESS_OPERATIONS,
   ...FACT_OPERATIONS,
+  ...COMPILE_OPERATIONS,
+  ...VERSION_OPERATIONS,
 ] as const;
 
 export const CONTRACT = entriesOf(OPERATIONS);

@@ -48,6 +48,8 @@ export const API_COMMANDS = [
   'inbox.list',
   'inbox.approve',
   'inbox.reject',
+  'inbox.cards',
+  'inbox.resolveCard',
   'runs.list',
   'sync.status',
   'sync.connect',
@@ -72,7 +74,10 @@ export const API_COMMANDS = [
   'facts.state',
   'facts.list',
   'facts.retire',
+  'knowledge.compile',
   'items.remove',
+  'items.erase',
+  'items.versions',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

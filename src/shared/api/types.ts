@@ -163,11 +163,30 @@ export type Passage = {
   /** Character ranges in `text` where the question's words occur. */
   highlights: { start: number; end: number }[];
   citation: Citation | null;
+  /** A fact of an entity the question names (docs/FACTS.md [K15]); `citation` is its source's. */
+  fact?: FactMemory;
+};
+
+/**
+ * A current fact a chat turn was given (docs/FACTS.md [K15]): whose it is, what it states, and
+ * where its first citation is (the source item and the range of its text that says it).
+ */
+export type FactMemory = {
+  id: string;
+  entityId: string;
+  entity: string;
+  statement: string;
+  validAt: string;
+  source: string;
+  sourceLabel: string;
+  span: { start: number; end: number } | null;
 };
 
 /** A memory the read injection used; anchors (items the turn pinned) have no search score. */
 export type InjectedMemory = Pick<SearchHit, 'id' | 'label' | 'storageKind' | 'kind' | 'citation'> & {
   score: number | null;
+  /** A fact of an entity the question names (docs/FACTS.md [K15]); `citation` is its source's. */
+  fact?: FactMemory;
 };
 
 export type ChatTurn = {

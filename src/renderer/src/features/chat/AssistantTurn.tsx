@@ -1,13 +1,17 @@
 import { BrainCircuit, Info } from 'lucide-react';
 import type { ChatTurn } from '#shared/api/types.ts';
-import { describeCitation } from '../../lib/format.ts';
 import { CitedText } from './CitedText.tsx';
+import { type OpenCitation, openCited, sourceOf, whereOf } from './cited.ts';
+import { FactTag } from './FactTag.tsx';
 import { PassageCard } from './PassageCard.tsx';
 import './turns.css';
 
-export type AssistantTurnProps = { turn: ChatTurn; onOpen: (itemId: string) => void };
+export type AssistantTurnProps = { turn: ChatTurn; onOpen: OpenCitation };
 
-/** An answer: the memories it used as numbered chips, the cited passages, or why it used none. */
+/**
+ * An answer: the memories it used as numbered chips (a fact of an entity marked as one, docs/FACTS.md
+ * [K15]), the cited passages, or why it used none.
+ */
 export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
   const noMemories = turn.memories.length === 0;
   return (
@@ -24,20 +28,24 @@ export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
         ) : (
           <ul className="memory-chips" aria-label="Memories used">
             {turn.memories.map((m, i) => {
-              const where = describeCitation(m.citation) ?? m.label;
+              const where = whereOf(m);
               return (
                 <li key={m.id}>
                   <button
                     type="button"
                     className="memory-chip"
-                    onClick={() => onOpen(m.citation?.itemId ?? m.id)}
+                    onClick={() => openCited(m, m.id, onOpen)}
                     title={
-                      m.score === null ? `${where} · anchored` : `${where} · score ${m.score.toFixed(3)}`
+                      m.fact
+                        ? `${m.fact.entity}: ${m.fact.statement} · ${sourceOf(m)}`
+                        : m.score === null
+                          ? `${where} · anchored`
+                          : `${where} · score ${m.score.toFixed(3)}`
                     }
                     aria-label={`Memory ${i + 1}: ${where}`}
                   >
                     <span className="memory-chip__n">{i + 1}</span>
-                    <span className="ellipsis">{where}</span>
+                    {m.fact ? <FactTag entity={m.fact.entity} /> : <span className="ellipsis">{where}</span>}
                   </button>
                 </li>
               );
@@ -49,7 +57,7 @@ export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
             <div className="passages">
               <p className="model-off-label">Chat model off — these are the passages the brain found</p>
               {turn.passages.map((p, i) => (
-                <PassageCard key={p.itemId} passage={p} n={i + 1} onOpen={onOpen} />
+                <PassageCard key={p.fact?.id ?? p.itemId} passage={p} n={i + 1} onOpen={onOpen} />
               ))}
             </div>
           ) : turn.text ? (

@@ -112,7 +112,7 @@ export function ChatScreen() {
             error={threadId !== null ? thread.error : null}
             pending={pending}
             sendError={sendError}
-            onOpen={(id) => app.openDossier(id, 'citation')}
+            onOpen={(id, at) => app.openDossier(id, 'citation', at)}
             onRetry={thread.refresh}
             streaming={streaming?.text}
           />

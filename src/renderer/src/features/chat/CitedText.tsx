@@ -1,8 +1,8 @@
 import type { InjectedMemory } from '#shared/api/types.ts';
-import { describeCitation } from '../../lib/format.ts';
+import { type OpenCitation, openCited, whereOf } from './cited.ts';
 import './turns.css';
 
-export type CitedTextProps = { text: string; memories: InjectedMemory[]; onOpen: (itemId: string) => void };
+export type CitedTextProps = { text: string; memories: InjectedMemory[]; onOpen: OpenCitation };
 
 /** Splits an answer on its [n] citations; each [n] that names a memory opens that memory's cited range. */
 function splitCitations(text: string, count: number): { at: number; part: string | number }[] {
@@ -28,13 +28,13 @@ export function CitedText({ text, memories, onOpen }: CitedTextProps) {
         if (typeof part === 'string') return <span key={`t${at}`}>{part}</span>;
         const m = memories[part - 1];
         if (!m) return null;
-        const where = describeCitation(m.citation) ?? m.label;
+        const where = whereOf(m);
         return (
           <button
             key={`c${at}`}
             type="button"
             className="inline-citation"
-            onClick={() => onOpen(m.citation?.itemId ?? m.id)}
+            onClick={() => openCited(m, m.id, onOpen)}
             aria-label={`Open citation ${part}: ${where}`}
             title={where}
           >

@@ -2,10 +2,11 @@ import { ChevronDown, ChevronUp, Quote } from 'lucide-react';
 import { useState } from 'react';
 import type { Passage } from '#shared/api/types.ts';
 import { HighlightedText } from '../../components/HighlightedText.tsx';
-import { describeCitation } from '../../lib/format.ts';
+import { type OpenCitation, openCited, sourceOf, whereOf } from './cited.ts';
+import { FactTag } from './FactTag.tsx';
 import './turns.css';
 
-export type PassageCardProps = { passage: Passage; n: number; onOpen: (itemId: string) => void };
+export type PassageCardProps = { passage: Passage; n: number; onOpen: OpenCitation };
 
 /** Long passages start folded to a few lines; the whole text is one click away. */
 function isLong(text: string): boolean {
@@ -15,8 +16,7 @@ function isLong(text: string): boolean {
 /** One cited passage: where it comes from (a button to the dossier) and its text with the query words marked. */
 export function PassageCard({ passage, n, onOpen }: PassageCardProps) {
   const [open, setOpen] = useState(false);
-  const where = describeCitation(passage.citation) ?? passage.label;
-  const target = passage.citation?.itemId ?? passage.itemId;
+  const where = whereOf(passage);
   const long = isLong(passage.text);
   return (
     <figure className="passage">
@@ -24,11 +24,12 @@ export function PassageCard({ passage, n, onOpen }: PassageCardProps) {
         <button
           type="button"
           className="citation-link"
-          onClick={() => onOpen(target)}
+          onClick={() => openCited(passage, passage.itemId, onOpen)}
           aria-label={`Open citation ${n}: ${where}`}
         >
           <span className="citation-link__n">{n}</span>
-          <span className="ellipsis">{where}</span>
+          {passage.fact ? <FactTag entity={passage.fact.entity} /> : null}
+          <span className="ellipsis">{passage.fact ? `from ${sourceOf(passage)}` : where}</span>
         </button>
         {long ? (
           <button

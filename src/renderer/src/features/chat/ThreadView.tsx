@@ -4,6 +4,7 @@ import type { ChatThread } from '#shared/api/types.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { AssistantTurn } from './AssistantTurn.tsx';
+import type { OpenCitation } from './cited.ts';
 import './chat.css';
 import './turns.css';
 
@@ -13,7 +14,7 @@ export type ThreadViewProps = {
   error: unknown;
   pending: string | null;
   sendError: unknown;
-  onOpen: (itemId: string) => void;
+  onOpen: OpenCitation;
   onRetry: () => void;
   /** The answer streamed so far by the chat model (chat.delta events). */
   streaming?: string;

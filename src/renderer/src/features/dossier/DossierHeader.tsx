@@ -1,4 +1,5 @@
-import { FileText, Maximize2, Minimize2, X } from 'lucide-react';
+import { FileText, Maximize2, Minimize2, Trash2, X } from 'lucide-react';
+import type { RefObject } from 'react';
 import './dossier.css';
 
 export type DossierHeaderProps = {
@@ -6,10 +7,21 @@ export type DossierHeaderProps = {
   expanded: boolean;
   onToggleExpanded: () => void;
   onClose: () => void;
+  /** Offered for a file or a note (docs/FACTS.md [K8]): asks to remove it. */
+  onRemove?: () => void;
+  /** The Remove… button, which gets the focus back when its dialog is cancelled. */
+  removeRef?: RefObject<HTMLButtonElement | null>;
 };
 
-/** The item's name, and the buttons that widen or narrow the pane and close it (also Esc). */
-export function DossierHeader({ label, expanded, onToggleExpanded, onClose }: DossierHeaderProps) {
+/** The item's name, and the buttons that remove it, widen or narrow the pane and close it (also Esc). */
+export function DossierHeader({
+  label,
+  expanded,
+  onToggleExpanded,
+  onClose,
+  onRemove,
+  removeRef,
+}: DossierHeaderProps) {
   return (
     <header className="dossier__header">
       <div className="dossier__heading">
@@ -19,6 +31,18 @@ export function DossierHeader({ label, expanded, onToggleExpanded, onClose }: Do
         </h2>
       </div>
       <div className="dossier__actions">
+        {onRemove ? (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            ref={removeRef}
+            onClick={onRemove}
+            title="Remove it: search and chat no longer find it"
+          >
+            <Trash2 size={13} aria-hidden="true" />
+            Remove…
+          </button>
+        ) : null}
         <button
           type="button"
           className="icon-button"

@@ -1,8 +1,11 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ItemView } from '#shared/api/types.ts';
 import { type DossierTarget, useApp } from '../../app/app-context.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useCall } from '../../hooks/useCall.ts';
 import { describeLocator } from '../../lib/format.ts';
+import { RemoveDialog, type RemoveTarget } from '../files/RemoveDialog.tsx';
 import { DossierBody } from './DossierBody.tsx';
 import { DossierHeader } from './DossierHeader.tsx';
 import { DossierMeta } from './DossierMeta.tsx';
@@ -15,9 +18,28 @@ export type DossierPaneProps = {
   onToggleExpanded: () => void;
 };
 
+/**
+ * A file or note can be removed from its dossier (docs/FACTS.md [K8]); a section, an entity, a retired
+ * item or a connected repository's document cannot (the engine would refuse it).
+ */
+function removableOf(item: ItemView | undefined): RemoveTarget | null {
+  if (!item || item.retiredAt !== null || item.origin.source === 'tree') return null;
+  if (item.storageKind !== 'file' && item.storageKind !== 'note') return null;
+  return { id: item.id, label: item.label, storageKind: item.storageKind };
+}
+
 /** The right pane: everything about one item, its outline, and its text with the cited range. */
 export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneProps) {
   const app = useApp();
+  // Kept while the dialog is open: the item turns retired under it once removed.
+  const [removing, setRemoving] = useState<RemoveTarget | null>(null);
+  // Cancelled, the dialog gives the focus back to Remove… (removed, the dossier closes).
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const wasRemoving = useRef(false);
+  useEffect(() => {
+    if (!removing && wasRemoving.current) removeButton.current?.focus();
+    wasRemoving.current = removing !== null;
+  }, [removing]);
   const dossier = useCall('items.dossier', target.at ? { id: target.id, at: target.at } : { id: target.id }, {
     refetchOn: ['files.changed'],
   });
@@ -26,6 +48,7 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
   const item = current?.item;
   const file = current?.file ?? null;
   const fileItem = file ?? item;
+  const removable = removableOf(item);
 
   return (
     <aside className={expanded ? 'dossier is-expanded' : 'dossier'} aria-label="Dossier">
@@ -34,7 +57,18 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
         expanded={expanded}
         onToggleExpanded={onToggleExpanded}
         onClose={app.closeDossier}
+        onRemove={removable ? () => setRemoving(removable) : undefined}
+        removeRef={removeButton}
       />
+      {removing ? (
+        <RemoveDialog
+          targets={[removing]}
+          onClose={(outcome) => {
+            setRemoving(null);
+            if (outcome?.done.some((d) => d.answer.removed)) app.closeDossier();
+          }}
+        />
+      ) : null}
       {dossier.error && !d ? (
         <div className="dossier__pad">
           <ErrorNotice error={dossier.error} title="Could not open this item" onRetry={dossier.refresh} />

@@ -3,7 +3,7 @@
  * rows scroll like 100). Focus stays on the grid; the keyboard cursor is aria-activedescendant.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
 import { isSelected, type Selection } from '../../lib/selection.ts';
 import { FileCells, LoadingCells } from './FileCells.tsx';
@@ -26,7 +26,11 @@ export type FileTableProps = {
   onOpen: (row: FileRow) => void;
   /** `I`: index the selection. */
   onIndexSelection: () => void;
+  /** `Delete`: ask to remove the selection. */
+  onRemoveSelection: () => void;
   openId: string | null;
+  /** The grid element, so a dialog opened from elsewhere gives focus back to it. */
+  gridRef?: RefObject<HTMLTableElement | null>;
 };
 
 export function FileTable({
@@ -37,7 +41,9 @@ export function FileTable({
   onSelection,
   onOpen,
   onIndexSelection,
+  onRemoveSelection,
   openId,
+  gridRef,
 }: FileTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const total = rows.total ?? 0;
@@ -74,11 +80,13 @@ export function FileTable({
     onSelection,
     onOpen,
     onIndexSelection,
+    onRemoveSelection,
   });
 
   return (
     <div ref={scrollRef} className="grid">
       <table
+        ref={gridRef}
         className="grid__table"
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a <table> with role=grid is the ARIA pattern for a keyboard-navigable table
         role="grid"

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
 import { useApp } from '../../app/app-context.ts';
 import { useStatus } from '../../app/status-context.ts';
@@ -11,10 +11,11 @@ import { FilePickers } from './FilePickers.tsx';
 import { FilesToolbar } from './FilesToolbar.tsx';
 import { FileTable } from './FileTable.tsx';
 import { type FileQuery, hasFilters, nextSort } from './file-query.ts';
+import { RemoveDialog } from './RemoveDialog.tsx';
 import { useFilesScreen } from './use-files-screen.ts';
 import './files.css';
 
-/** Every file the user can see, in a virtual grid: find, filter, sort, select, index, open. */
+/** Every file the user can see, in a virtual grid: find, filter, sort, select, index, remove, open. */
 export function FilesScreen() {
   const app = useApp();
   const { settings } = useStatus();
@@ -22,6 +23,15 @@ export function FilesScreen() {
   const { rows, query, changeQuery, selection } = files;
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const grid = useRef<HTMLTableElement>(null);
+  // The remove dialog, opened by Delete or from the toolbar, gives focus back to the grid once closed.
+  const removeOpen = files.removing !== null;
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!removeOpen && wasOpen.current) grid.current?.focus();
+    wasOpen.current = removeOpen;
+  }, [removeOpen]);
+  const removeSelected = () => void files.removeSelected();
 
   const total = rows.total;
   const emptyWorkspace = total === 0 && !hasFilters(query);
@@ -35,6 +45,7 @@ export function FilesScreen() {
         facets={rows.facets}
         selectedCount={selectionCount(selection)}
         onIndexSelected={() => void files.indexSelected()}
+        onRemoveSelected={removeSelected}
         onIndexAll={() => void app.indexAll()}
         indexOnAdd={settings?.indexOnAdd ?? null}
         onIndexOnAdd={(on) => void files.setIndexOnAdd(on)}
@@ -80,10 +91,15 @@ export function FilesScreen() {
             onSelection={files.setSelection}
             onOpen={(row: FileRow) => app.openDossier(row.id, 'select')}
             onIndexSelection={() => void files.indexSelected()}
+            onRemoveSelection={removeSelected}
             openId={app.dossier?.id ?? null}
+            gridRef={grid}
           />
         )}
       </div>
+      {files.removing ? (
+        <RemoveDialog targets={files.removing} onRemoved={files.onRemoved} onClose={files.closeRemove} />
+      ) : null}
     </section>
   );
 }

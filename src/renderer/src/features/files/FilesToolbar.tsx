@@ -1,5 +1,5 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import { ChevronDown, FolderInput, FolderPlus, Play, Plus, Search, Upload, X } from 'lucide-react';
+import { ChevronDown, FolderInput, FolderPlus, Play, Plus, Search, Trash2, Upload, X } from 'lucide-react';
 import type { FileState } from '#shared/api/types.ts';
 import { Switch } from '../../components/Switch.tsx';
 import { FilterMenu } from './FilterMenu.tsx';
@@ -19,6 +19,8 @@ export type FilesToolbarProps = {
   facets: { kinds: string[]; scopes: string[] };
   selectedCount: number;
   onIndexSelected: () => void;
+  /** Asks to remove the selected files (also Delete in the grid). */
+  onRemoveSelected: () => void;
   onIndexAll: () => void;
   indexOnAdd: boolean | null;
   onIndexOnAdd: (on: boolean) => void;
@@ -114,6 +116,17 @@ export function FilesToolbar(p: FilesToolbarProps) {
         title="Index the selected files (I)"
       >
         Index selected{p.selectedCount > 0 ? ` (${p.selectedCount.toLocaleString()})` : ''}
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={p.onRemoveSelected}
+        disabled={p.selectedCount === 0 || p.busy}
+        aria-keyshortcuts="Delete"
+        title="Remove the selected files (Delete)"
+      >
+        <Trash2 size={14} aria-hidden="true" />
+        Remove…
       </button>
       <button type="button" className="button button--primary" onClick={p.onIndexAll} disabled={p.busy}>
         <Play size={14} aria-hidden="true" />

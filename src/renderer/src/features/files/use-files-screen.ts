@@ -1,6 +1,7 @@
 /**
  * The Files screen's state: the query (search, filters, sort), the grid's selection, and the actions on
- * them. A new query starts with nothing selected; the open dossier follows the keyboard cursor.
+ * them (index, remove). A new query starts with nothing selected; the open dossier follows the keyboard
+ * cursor. Removed files leave the grid when the host says the files changed (useFileRows.ts).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useApp } from '../../app/app-context.ts';
@@ -9,10 +10,13 @@ import { call } from '../../lib/api.ts';
 import { plural } from '../../lib/format.ts';
 import { EMPTY_SELECTION, type Selection, selectedIndices, selectionCount } from '../../lib/selection.ts';
 import { DEFAULT_QUERY, type FileQuery } from './file-query.ts';
+import type { RemoveOutcome, RemoveTarget } from './RemoveDialog.tsx';
 import { useFileRows } from './useFileRows.ts';
 
 /** Indexing a selection sends at most this many ids per call (the contract's limit). */
 const MAX_INDEX_IDS = 100_000;
+/** Removing asks about at most this many files at once (each is one items.remove). */
+const MAX_REMOVE = 1000;
 
 export function useFilesScreen() {
   const app = useApp();
@@ -20,6 +24,7 @@ export function useFilesScreen() {
   const [query, setQuery] = useState<FileQuery>(DEFAULT_QUERY);
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
   const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState<RemoveTarget[] | null>(null);
   const rows = useFileRows(query);
 
   const changeQuery = useCallback((next: FileQuery) => {
@@ -57,6 +62,33 @@ export function useFilesScreen() {
     }
   };
 
+  /** Opens the remove dialog on the selected files (Delete, or the toolbar's Remove…). */
+  const removeSelected = async () => {
+    const count = selectionCount(selection);
+    if (count === 0) return;
+    if (count > MAX_REMOVE) {
+      app.notify(`Select at most ${MAX_REMOVE.toLocaleString()} files to remove at once.`, 'error');
+      return;
+    }
+    try {
+      const picked = await rows.rowsAt(selectedIndices(selection, MAX_REMOVE));
+      setRemoving(picked.map((r) => ({ id: r.id, label: r.label, storageKind: 'file' })));
+    } catch (err) {
+      app.notify(
+        `Could not read the selection: ${err instanceof Error ? err.message : String(err)}`,
+        'error',
+      );
+    }
+  };
+
+  // The rows under the old selection are gone: nothing stays selected, and a dossier on one closes.
+  const onRemoved = (outcome: RemoveOutcome) => {
+    const gone = new Set(outcome.done.filter((d) => d.answer.removed).map((d) => d.target.id));
+    if (gone.size === 0) return;
+    setSelection(EMPTY_SELECTION);
+    if (dossier && gone.has(dossier.id)) app.closeDossier();
+  };
+
   const setIndexOnAdd = async (on: boolean) => {
     try {
       await updateSettings({ indexOnAdd: on });
@@ -79,5 +111,9 @@ export function useFilesScreen() {
     busy,
     indexSelected,
     setIndexOnAdd,
+    removing,
+    removeSelected,
+    onRemoved,
+    closeRemove: () => setRemoving(null),
   };
 }

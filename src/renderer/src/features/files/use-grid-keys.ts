@@ -1,7 +1,7 @@
 /**
  * The file grid's keyboard and mouse: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
- * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier
- * and I indexes the selection. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
+ * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier,
+ * I indexes the selection and Delete asks to remove it. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
  */
 import type { KeyboardEvent, MouseEvent, RefObject } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
@@ -17,6 +17,7 @@ export type GridKeysInput = {
   onSelection: (next: Selection) => void;
   onOpen: (row: FileRow) => void;
   onIndexSelection: () => void;
+  onRemoveSelection: () => void;
 };
 
 export function useGridKeys({
@@ -28,6 +29,7 @@ export function useGridKeys({
   onSelection,
   onOpen,
   onIndexSelection,
+  onRemoveSelection,
 }: GridKeysInput) {
   const focus = selection.focus;
 
@@ -62,6 +64,9 @@ export function useGridKeys({
     } else if ((e.key === 'i' || e.key === 'I') && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       onIndexSelection();
+    } else if (e.key === 'Delete' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      onRemoveSelection();
     }
   };
 

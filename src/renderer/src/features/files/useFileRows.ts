@@ -28,6 +28,8 @@ export type FileRows = {
   retry: () => void;
   /** Ids of the rows at these indexes, fetching pages that are not loaded. */
   idsAt: (indices: number[]) => Promise<string[]>;
+  /** The rows at these indexes (to name them, as the remove dialog does), fetched like `idsAt`. */
+  rowsAt: (indices: number[]) => Promise<FileRow[]>;
 };
 
 export function useFileRows(query: FileQuery): FileRows {
@@ -117,26 +119,30 @@ export function useFileRows(query: FileQuery): FileRows {
     requestRange(range.current.start, range.current.end);
   }, [cache, requestRange]);
 
-  // Ids for a selection that may span rows never scrolled into view: loaded rows come from the cache,
+  // Rows for a selection that may span rows never scrolled into view: loaded rows come from the cache,
   // the rest in blocks of 1,000 (the contract's page limit), a few requests at a time.
-  const idsAt = useCallback(
+  const rowsAt = useCallback(
     async (indices: number[]) => {
-      const ids = new Map<number, string>();
+      const found = new Map<number, FileRow>();
       const blocks = new Set<number>();
       for (const i of indices) {
         const row = cache.get(i);
-        if (row) ids.set(i, row.id);
+        if (row) found.set(i, row);
         else blocks.add(Math.floor(i / ID_BLOCK));
       }
       await runQueue([...blocks], 4, async (block) => {
         const res = await call('files.list', listInput(query, block * ID_BLOCK, ID_BLOCK));
         res.rows.forEach((row, k) => {
-          ids.set(block * ID_BLOCK + k, row.id);
+          found.set(block * ID_BLOCK + k, row);
         });
       });
-      return indices.map((i) => ids.get(i)).filter((id): id is string => !!id);
+      return indices.map((i) => found.get(i)).filter((row): row is FileRow => !!row);
     },
     [cache, query],
+  );
+  const idsAt = useCallback(
+    async (indices: number[]) => (await rowsAt(indices)).map((row) => row.id),
+    [rowsAt],
   );
 
   return {
@@ -149,5 +155,6 @@ export function useFileRows(query: FileQuery): FileRows {
     error,
     retry,
     idsAt,
+    rowsAt,
   };
 }
