@@ -98,10 +98,7 @@ function renderSource(source: CompileSource): { texts: string[]; truncated: bool
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where `quote` occurs in a piece: exactly, else with any run of whitespace for a space. */
-function locateQuote(
-  pieces: readonly SourcePiece[],
-  quote: string,
-): { piece: string; quote: string } | null {
+function locateQuote(pieces: readonly SourcePiece[], quote: string): { piece: string; quote: string } | null {
   const q = quote.trim();
   if (!q) return null;
   for (const p of pieces) if (p.body.includes(q)) return { piece: p.id, quote: q };

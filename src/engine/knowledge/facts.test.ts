@@ -236,4 +236,30 @@ describe('facts over time', () => {
     await expect(remove(phones.entity.id)).rejects.toThrow(/is an entity/);
     await expect(call('items.remove', { id: a })).rejects.toThrow(/Unknown operation/);
   });
+
+  it("a fact cited on a whole file opens its dossier on the quoted words of the file's text", async () => {
+    const id = await addFile(
+      'contract.md',
+      '---\ntitle: Supply contract 2026\nowner: Legal\n---\n\n# Supply contract\n\nAcme Paper Ltd. supplies paper.\n\n## Term\n\nThe contract runs until 2027-12-31.\n',
+    );
+    const { fact } = await state({
+      entity: 'Acme Paper Ltd.',
+      kind: 'company',
+      statement: 'The supply contract runs until 2027-12-31.',
+      attribute: 'term',
+      item_id: id,
+      quote: 'The contract runs until 2027-12-31.',
+    });
+    const cited = fact.citations[0] as unknown as {
+      item: { id: string };
+      span: { start: number; end: number };
+    };
+    const opened = (await call('items.dossier', { id: cited.item.id, at: cited.span })) as {
+      text: string;
+      highlight: { start: number; end: number };
+    };
+    expect(opened.text.slice(opened.highlight.start, opened.highlight.end)).toBe(
+      'The contract runs until 2027-12-31.',
+    );
+  });
 });

@@ -77,6 +77,8 @@ describe('EntityFacts', () => {
         .filter((li) => li.className.includes('entity__fact')),
     ).toHaveLength(1);
     expect(within(list).getByText('A box of paper costs EUR 12.')).toBeTruthy();
+    // Grouped by what they give: the price group is headed.
+    expect(within(list).getByRole('heading', { name: 'price' })).toBeTruthy();
     await user.click(within(list).getByRole('button', { name: 'Open the citation in inv3.md' }));
     expect(actions.openDossier).toHaveBeenCalledWith('f_00000000000000000003', 'citation', {
       start: 40,

@@ -198,6 +198,13 @@ function FactForm({
   );
 }
 
+/** Facts grouped by what they give (price, owner, term…), in the engine's order; plain facts last. */
+function groupByAttribute(facts: Fact[]): [string | null, Fact[]][] {
+  const groups = new Map<string | null, Fact[]>();
+  for (const f of facts) groups.set(f.attribute, [...(groups.get(f.attribute) ?? []), f]);
+  return [...groups.entries()];
+}
+
 /**
  * An entity's facts (docs/FACTS.md): current ones grouped by attribute, each with its citations
  * (opening the cited range), validAt and who stated it; "Show history" adds the retired ones with
@@ -260,14 +267,23 @@ export function EntityFacts({ entity }: { entity: string }) {
         </p>
       ) : null}
       <ul className="entity__list" aria-label="Facts">
-        {shown.map((f) => (
-          <FactRow
-            key={f.id}
-            fact={f}
-            byId={byId}
-            onRetire={setRetiring}
-            onEdit={(fact) => setForm({ editing: fact })}
-          />
+        {groupByAttribute(shown).map(([attribute, group]) => (
+          <li key={attribute ?? ''} className="entity__group">
+            {attribute !== null || shown.some((f) => f.attribute !== null) ? (
+              <h4 className="entity__group-title">{attribute ?? 'Other facts'}</h4>
+            ) : null}
+            <ul className="entity__list">
+              {group.map((f) => (
+                <FactRow
+                  key={f.id}
+                  fact={f}
+                  byId={byId}
+                  onRetire={setRetiring}
+                  onEdit={(fact) => setForm({ editing: fact })}
+                />
+              ))}
+            </ul>
+          </li>
         ))}
       </ul>
       <ConfirmDialog
