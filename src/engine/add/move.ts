@@ -11,6 +11,7 @@ import { originUser } from '#shared/ids.ts';
 import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { healthInScope } from '../knowledge/health.ts';
+import { earlierVersions } from '../knowledge/versions.ts';
 import { type ItemRow, vecUpsert } from '../read/items.ts';
 import { visibleRow } from '../read/read.ts';
 import { canSee, parseScope, visibleScopes } from '../scope.ts';
@@ -94,6 +95,7 @@ function liveSections(db: Db, row: ItemRow): number {
 
 /**
  * Moves the item and, for a file, all its sections (retired ones too: their text is the file's)
+ * and its earlier versions
  * in one write transaction, so the outbox triggers record every row for sync. Rowids do not
  * change, so full-text rows stay as they are; vectors are partitioned by scope and are re-filed.
  */
@@ -101,10 +103,13 @@ export function moveItem(db: Db, actor: string, id: string, scope: string): Move
   return writeTx(db, () => {
     const plan = planMove(db, actor, id, scope);
     if (plan.from === plan.to) return { ...plan, moved: false, items: 0, vectors: 0 };
-    const rows = stmt(
+    const found = stmt(
       db,
       "SELECT * FROM items WHERE id = ? OR (file_id = ? AND storage_kind = 'section') ORDER BY rowid",
     ).all(plan.id, plan.id) as ItemRow[];
+    // Its earlier versions hold its old text: they go where it goes (docs/FACTS.md [K16]).
+    const source = found.find((r) => r.id === plan.id);
+    const rows = source ? [...found, ...earlierVersions(db, source)] : found;
     const now = new Date().toISOString();
     let vectors = 0;
     for (const row of rows) {

@@ -102,6 +102,14 @@ describe('versioned sources', () => {
     expect(old).toMatchObject({ status: 'retired', reason: 'no source' });
     expect((await page(entity)).map((f) => f.id)).toEqual([parties.fact.id]);
 
+    // Moving the source moves its earlier versions too: their text is its text.
+    await person('items.move', { id, scope: 'user:root' });
+    const scopes = engine.db
+      .prepare('SELECT DISTINCT scope FROM items WHERE id = ? OR superseded_by = ? OR file_id = ?')
+      .all(id, id, id) as { scope: string }[];
+    expect(scopes.map((r) => r.scope)).toEqual(['user:root']);
+    await person('items.move', { id, scope: 'org' });
+
     // The same bytes under the same id again: nothing at all changes.
     const before = dump();
     const again = await addAs('CONTRACT-7', 'contract-2026.md', contract('until 2027-12-31'));

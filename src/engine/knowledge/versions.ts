@@ -36,7 +36,7 @@ function versionKey(sourceKey: string, n: number): string {
  * be one (the server checks that every origin names its writer, [S26] in docs/SYNC_SPEC.md) is no
  * version of it.
  */
-function archivedRows(db: Db, source: ItemRow): ItemRow[] {
+export function earlierVersions(db: Db, source: ItemRow): ItemRow[] {
   const author = originUser(source.origin_actor);
   return (
     stmt(
@@ -67,7 +67,7 @@ export function archiveVersion(
 ): string {
   if (source.storage_kind !== 'file' && source.storage_kind !== 'note')
     throw new Error(`only files and notes have versions, not ${source.storage_kind}`);
-  const n = Math.max(0, ...archivedRows(db, source).map((r) => versionNumber(source, r))) + 1;
+  const n = Math.max(0, ...earlierVersions(db, source).map((r) => versionNumber(source, r))) + 1;
   const key = versionKey(source.source_key, n);
   const id = ownedItemId(workspaceId, source.storage_kind, owner, key);
   stmt(
@@ -86,7 +86,7 @@ export function archiveVersion(
 /** How many versions a file or note has (1 while nothing replaced it); 1 for anything else. */
 export function versionCount(db: Db, source: ItemRow): number {
   if (source.storage_kind !== 'file' && source.storage_kind !== 'note') return 1;
-  return archivedRows(db, source).length + 1;
+  return earlierVersions(db, source).length + 1;
 }
 
 /** A source's versions, newest first: the current one, then the ones it replaced. */
@@ -97,7 +97,7 @@ export function sourceVersions(db: Db, scopes: readonly string[], id: string): S
       'validation-failed',
       `${id} is a ${source.storage_kind}: only files and notes have versions.`,
     );
-  const archived = archivedRows(db, source)
+  const archived = earlierVersions(db, source)
     .map((r) => ({ row: r, n: versionNumber(source, r) }))
     .sort((a, b) => a.n - b.n);
   const versions: SourceVersion[] = archived.map(({ row, n }) => ({
@@ -127,6 +127,6 @@ export function sourceVersions(db: Db, scopes: readonly string[], id: string): S
 /** The archived version of `source` whose text holds `quote`, newest first; null when none does. */
 export function versionHolding(db: Db, source: ItemRow, quote: string): ItemRow | null {
   if (!quote) return null;
-  const rows = archivedRows(db, source).sort((a, b) => versionNumber(source, b) - versionNumber(source, a));
+  const rows = earlierVersions(db, source).sort((a, b) => versionNumber(source, b) - versionNumber(source, a));
   return rows.find((r) => r.body.includes(quote)) ?? null;
 }
