@@ -155,7 +155,7 @@ describe('brain mcp over stdio', () => {
     ({ client } = await stdioClient({ agent: 'claude-test', run: 'run-42' }));
   });
 
-  it('lists the sixteen tools with annotations and says brain text is data', async () => {
+  it('lists the seventeen tools with annotations and says brain text is data', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -177,6 +177,8 @@ describe('brain mcp over stdio', () => {
         'brain_broken',
         // Facts over time (docs/FACTS.md)
         'brain_fact',
+        // Agent brains (docs/AGENTS.md)
+        'brain_observe',
       ].sort(),
     );
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -620,7 +622,7 @@ describe('brain mcp --http', () => {
     const client = new Client({ name: 'http-client', version: '1' });
     await client.connect(transport);
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(16);
+    expect((await client.listTools()).tools).toHaveLength(17);
     const hits = (await call(client, 'brain_search', { query: 'refunded annual plans' })).json().hits;
     expect(hits[0].citation.fileLabel).toBe('billing.md');
     const added = (

@@ -18,6 +18,7 @@ import { openAsLocalUser } from '#engine/testing/test-engine.ts';
 import { OPERATIONS } from '#shared/api/contract.ts';
 import { createAgentServer } from '../src/hosts/mcp/server.ts';
 import { accessCases } from './parity/access.cases.ts';
+import { agentCases } from './parity/agents.cases.ts';
 import type { Case, ParityWorld } from './parity/case.ts';
 import { chatCases, workspaceCases } from './parity/chat.cases.ts';
 import { compileCases } from './parity/compile.cases.ts';
@@ -152,6 +153,7 @@ const DOMAINS: Record<string, (w: ParityWorld) => Row[]> = {
   workspace: workspaceCases,
   trees: treeCases,
   access: accessCases,
+  agents: agentCases,
   facts: factCases,
   compile: compileCases,
   // Last: re-indexing the file runs on in the hosts' background.

@@ -23,6 +23,7 @@ import { registerModel } from './commands/model.ts';
 import { registerMove } from './commands/move.ts';
 import { registerNeighborhood } from './commands/neighborhood.ts';
 import { registerNote } from './commands/note.ts';
+import { registerObserve } from './commands/observe.ts';
 import { registerRead } from './commands/read.ts';
 import { registerRemove } from './commands/remove.ts';
 import { registerRuns } from './commands/runs.ts';
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerMention(program);
   registerFact(program);
+  registerObserve(program);
   registerCompile(program);
   registerRemove(program);
   registerErase(program);

@@ -5,8 +5,8 @@
  * same write replayed on any of the creator's devices gives the same id; another member's write
  * of the same source key gives another item.
  */
-import { createHash } from 'node:crypto';
-import { deriveEdgeId, deriveItemId, type Sha256Hex } from '#shared/ids.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { deriveEdgeId, deriveItemId, deriveObservationId, type Sha256Hex } from '#shared/ids.ts';
 
 const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -33,6 +33,11 @@ export function sectionId(fileId: string, sectionKey: string): string {
 /** An edge, grouped under its source item and type; `discriminator` tells parallel edges apart. */
 export function edgeId(from: string, type: string, to: string, discriminator = ''): string {
   return deriveEdgeId(sha256Text, from, type, to, discriminator);
+}
+
+/** An observation, in its recorder's namespace; `unique` is a fresh random UUID unless given. */
+export function observationId(workspaceId: string, user: string, unique: string = randomUUID()): string {
+  return deriveObservationId(sha256Text, workspaceId, user, unique);
 }
 
 export function sha256(bytes: Uint8Array): string {

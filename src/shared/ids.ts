@@ -65,6 +65,20 @@ export function deriveEdgeId(
 }
 
 /**
+ * An observation's id (docs/AGENTS.md [G1]): from its workspace, the member who recorded it and a
+ * part unique to the one write (a random UUID), so two replicas never make the same id and nobody
+ * makes an id in another member's namespace.
+ */
+export function deriveObservationId(
+  sha: Sha256Hex,
+  workspaceId: string,
+  user: string,
+  unique: string,
+): string {
+  return `o_${sha(`${workspaceId}\0user:${user}\0observation\0${unique}`).slice(0, 20)}`;
+}
+
+/**
  * What tells parallel edges apart, read from the edge's own props so that anyone can recompute
  * it: a mention by where it is in its item (`start-end`), else by the name used.
  */

@@ -16,6 +16,7 @@ import {
 } from '#shared/api/operation.ts';
 import { AppError } from '#shared/errors.ts';
 import { accessHandlers } from './access.ts';
+import { agentHandlers } from './agents.ts';
 import { chatHandlers } from './chat.ts';
 import { compileHandlers } from './compile.ts';
 import { factHandlers } from './facts.ts';
@@ -54,6 +55,7 @@ const HANDLERS: Record<string, Handler> = {
   ...treeHandlers,
   ...accessHandlers,
   ...versionHandlers,
+  ...agentHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;

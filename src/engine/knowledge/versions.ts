@@ -127,6 +127,8 @@ export function sourceVersions(db: Db, scopes: readonly string[], id: string): S
 /** The archived version of `source` whose text holds `quote`, newest first; null when none does. */
 export function versionHolding(db: Db, source: ItemRow, quote: string): ItemRow | null {
   if (!quote) return null;
-  const rows = earlierVersions(db, source).sort((a, b) => versionNumber(source, b) - versionNumber(source, a));
+  const rows = earlierVersions(db, source).sort(
+    (a, b) => versionNumber(source, b) - versionNumber(source, a),
+  );
   return rows.find((r) => r.body.includes(quote)) ?? null;
 }

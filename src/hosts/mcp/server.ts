@@ -23,6 +23,7 @@ import { registerBrainContext } from './tools/context.ts';
 import { registerFact } from './tools/fact.ts';
 import { registerBrainLink } from './tools/link.ts';
 import { registerBrainNeighborhood } from './tools/neighborhood.ts';
+import { registerObserve } from './tools/observe.ts';
 import { registerObserveMention } from './tools/observe-mention.ts';
 import { registerBrainRead } from './tools/read.ts';
 import { registerRunEnd } from './tools/run-end.ts';
@@ -36,6 +37,8 @@ const INSTRUCTIONS =
   "Org Brain is the team's shared memory. Call brain_context at the start of a task (and when the topic changes) " +
   'with the latest message; use brain_search and brain_read to check details with citations; write durable facts ' +
   '(decisions, owners, definitions, gotchas) with add_to_brain; hand in the run with brain_run_end. ' +
+  'Record what you learn along the way (patterns, gotchas, decisions, dead ends) with brain_observe: it is cheap ' +
+  'and feeds your own brain. ' +
   'A connected Markdown repository is read as a tree: start with brain_tree at the root, read the summaries and ' +
   'descend into the nodes that can hold the answer; read them with brain_tree_read and cite the numbered lines ' +
   'that hold it, with the path and commit; use brain_lookup for an id or a path and brain_grep for words no ' +
@@ -60,6 +63,7 @@ export function createAgentServer(
   registerAddToBrain(server, ctx);
   registerObserveMention(server, ctx);
   registerFact(server, ctx);
+  registerObserve(server, ctx);
   registerBrainLink(server, ctx);
   registerBrainNeighborhood(server, ctx);
   registerBrainRead(server, ctx);

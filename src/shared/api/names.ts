@@ -78,6 +78,8 @@ export const API_COMMANDS = [
   'items.remove',
   'items.erase',
   'items.versions',
+  'observations.add',
+  'observations.list',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

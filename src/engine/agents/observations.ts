@@ -1,0 +1,194 @@
+/**
+ * Observations, the cheap write path of agent brains (docs/AGENTS.md [G1], [G2]): one insert, no
+ * model. Every rule is checked here, whatever surface called: a bad field is refused with its name
+ * and nothing is written. Content is append-only at the database (migration 0017-observations):
+ * nothing here updates or deletes a row. An observation is kept in the acting member's user scope
+ * (the agent's brain scope, [G1]); a reader lists only those in scopes they can see.
+ */
+
+import type { z } from 'zod';
+import {
+  HUMAN_TYPE_PREFIX,
+  OBSERVATION_LIMITS as L,
+  type ObservationSchema,
+} from '#shared/api/ops/agents.ts';
+import { AppError } from '#shared/errors.ts';
+import type { Db } from '../db/driver.ts';
+import { observationId } from '../ids.ts';
+
+export type Observation = z.output<typeof ObservationSchema>;
+
+/** Who records: the member acting, and the agent and run it acts in (none for a person, [G2]). */
+export type Observer = {
+  workspaceId: string;
+  user: string;
+  agent: string | null;
+  run: string | null;
+};
+
+export type ObserveInput = {
+  type: string;
+  text?: string | null;
+  payload?: Record<string, unknown> | null;
+  importance?: number | null;
+};
+
+export type ObservationFilter = {
+  agent?: string;
+  type?: string;
+  minImportance?: number;
+  unsynthesized?: boolean;
+  limit?: number;
+  offset?: number;
+};
+
+type Row = {
+  id: string;
+  agent: string | null;
+  type: string;
+  text: string | null;
+  payload: string | null;
+  importance: number;
+  scope: string;
+  user_id: string;
+  run_id: string | null;
+  created_at: string;
+  synthesized_at: string | null;
+  synthesized_version: number | null;
+};
+
+const AGENT_RE = /^[A-Za-z0-9._-]{1,64}$/;
+// A type is one line of printable text.
+const CONTROL_RE = /\p{Cc}/u;
+
+function refuse(field: string, reason: string): never {
+  throw new AppError('validation-failed', `observations.add: ${field}: ${reason}`);
+}
+
+function checkType(type: string, agent: string | null): string {
+  const t = type.trim();
+  if (t.length < 1 || t.length > L.typeChars)
+    refuse('type', `1 to ${L.typeChars} characters (got ${t.length}).`);
+  if (CONTROL_RE.test(t)) refuse('type', 'one line of text, without control characters.');
+  const human = t.startsWith(HUMAN_TYPE_PREFIX);
+  if (agent === null && !human)
+    refuse(
+      'type',
+      `a person's observation has a type starting with ${HUMAN_TYPE_PREFIX} (got "${t}"); an agent's is recorded through its MCP server or with --agent.`,
+    );
+  if (agent !== null && human)
+    refuse(
+      'type',
+      `${HUMAN_TYPE_PREFIX}* types are people's feedback; an agent records its own types (got "${t}").`,
+    );
+  return t;
+}
+
+function checkText(text: string | null | undefined): string | null {
+  const t = text?.trim() ?? '';
+  if (t.length > L.textChars) refuse('text', `at most ${L.textChars} characters (got ${t.length}).`);
+  return t || null;
+}
+
+function checkPayload(payload: Record<string, unknown> | null | undefined): string | null {
+  if (payload === null || payload === undefined) return null;
+  if (typeof payload !== 'object' || Array.isArray(payload)) refuse('payload', 'a JSON object.');
+  const json = JSON.stringify(payload);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > L.payloadBytes) refuse('payload', `at most ${L.payloadBytes} bytes as JSON (got ${bytes}).`);
+  return json;
+}
+
+function checkImportance(importance: number | null | undefined): number {
+  if (importance === null || importance === undefined) return L.defaultImportance;
+  if (!Number.isFinite(importance) || importance < 0 || importance > 1)
+    refuse('importance', `a number from 0 to 1 (got ${importance}).`);
+  return importance;
+}
+
+function checkObserver(who: Observer): void {
+  if (who.agent !== null && !AGENT_RE.test(who.agent))
+    refuse('agent', `1 to ${L.agentChars} letters, digits, . _ - (got "${who.agent.slice(0, 80)}").`);
+  if (who.run !== null && (who.run.trim().length < 1 || who.run.length > L.runChars))
+    refuse('run', `1 to ${L.runChars} characters.`);
+  if (who.run !== null && who.agent === null) refuse('run', "a run is an agent's: name the agent too.");
+}
+
+function toObservation(r: Row): Observation {
+  return {
+    id: r.id,
+    agent: r.agent,
+    type: r.type,
+    text: r.text,
+    payload: r.payload === null ? null : (JSON.parse(r.payload) as Record<string, unknown>),
+    importance: r.importance,
+    scope: r.scope,
+    user: r.user_id,
+    run: r.run_id,
+    createdAt: r.created_at,
+    synthesizedAt: r.synthesized_at,
+    synthesizedVersion: r.synthesized_version,
+  };
+}
+
+/** Records one observation ([G1]); refuses a bad field by name ([G2] for who may send which type). */
+export function observe(db: Db, who: Observer, input: ObserveInput, now = new Date()): Observation {
+  checkObserver(who);
+  const type = checkType(input.type, who.agent);
+  const text = checkText(input.text);
+  const payload = checkPayload(input.payload);
+  if (text === null && payload === null) refuse('text', 'give text or payload (one of them is required).');
+  const importance = checkImportance(input.importance);
+  const id = observationId(who.workspaceId, who.user);
+  db.prepare(
+    `INSERT INTO observations (id, workspace_id, agent, type, text, payload, importance, scope, user_id, run_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    who.workspaceId,
+    who.agent,
+    type,
+    text,
+    payload,
+    importance,
+    `user:${who.user}`,
+    who.user,
+    who.run?.trim() ?? null,
+    now.toISOString(),
+  );
+  return toObservation(db.prepare('SELECT * FROM observations WHERE id = ?').get(id) as Row);
+}
+
+/** Observations in the scopes the reader can see, newest first, filtered and paged. */
+export function listObservations(
+  db: Db,
+  workspaceId: string,
+  visible: readonly string[],
+  filter: ObservationFilter = {},
+): { observations: Observation[]; total: number } {
+  const where = ['workspace_id = ?', `scope IN (${visible.map(() => '?').join(', ') || "''"})`];
+  const params: (string | number)[] = [workspaceId, ...visible];
+  if (filter.agent !== undefined) {
+    where.push('agent = ?');
+    params.push(filter.agent);
+  }
+  if (filter.type !== undefined) {
+    where.push('type = ?');
+    params.push(filter.type);
+  }
+  if (filter.minImportance !== undefined) {
+    where.push('importance >= ?');
+    params.push(filter.minImportance);
+  }
+  if (filter.unsynthesized) where.push('synthesized_at IS NULL');
+  const clause = where.join(' AND ');
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM observations WHERE ${clause}`).get(...params) as { n: number }
+  ).n;
+  const rows = db
+    .prepare(
+      `SELECT * FROM observations WHERE ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...params, filter.limit ?? L.listDefault, filter.offset ?? 0) as Row[];
+  return { observations: rows.map(toObservation), total };
+}
