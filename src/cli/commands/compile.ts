@@ -11,7 +11,7 @@ import { memberContext, type Notify } from '#engine/commands/types.ts';
 import type { Engine } from '#engine/engine.ts';
 import type { CompileProgressEvent } from '#shared/api/events.ts';
 import type { OutputOf } from '#shared/api/operation.ts';
-import { KnowledgeCompile } from '#shared/api/ops/compile.ts';
+import { COMPILE_LIMITS, KnowledgeCompile } from '#shared/api/ops/compile.ts';
 import { ChatModelGet } from '#shared/api/ops/team.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
@@ -64,10 +64,16 @@ export async function compileIndexed(
   if (ids.length === 0) return null;
   const model = await run(memberContext(engine, 'cli'), ChatModelGet, {});
   if (!model.enabled) return null;
-  const out = await run(memberContext(engine, 'cli', { notify: lines(json) }), KnowledgeCompile, {
-    ids: [...ids],
-    auto: true,
-  });
+  // One call names at most COMPILE_LIMITS.ids sources: a first `brain index` indexes thousands.
+  const out: OutputOf<typeof KnowledgeCompile> = { model: model.model ?? '', results: [] };
+  for (let at = 0; at < ids.length; at += COMPILE_LIMITS.ids) {
+    const part = await run(memberContext(engine, 'cli', { notify: lines(json) }), KnowledgeCompile, {
+      ids: ids.slice(at, at + COMPILE_LIMITS.ids),
+      auto: true,
+    });
+    out.model = part.model;
+    out.results.push(...part.results);
+  }
   if (!json && out.results.length) printTotals(out);
   return out;
 }

@@ -7,6 +7,7 @@
  * same kind in scope resolves without asking the model.
  */
 import { type Db, stmt } from '../db/driver.ts';
+import { closeNames, entityKind, nameSimilarity, trigrams } from '../knowledge/entities.ts';
 import { type EntityKind, entityAliases, normaliseName } from '../knowledge/graph.ts';
 import type { ItemRow } from '../read/items.ts';
 import { ftsQuery, queryTerms } from '../search/keyword.ts';
@@ -42,47 +43,12 @@ export type Candidate = {
 
 export type Resolved = { entity: ExtractedEntity; exact: Candidate | null; candidates: Candidate[] };
 
-function kindOf(kind: string | null): EntityKind {
-  return kind === 'person' || kind === 'company' || kind === 'project' ? kind : 'other';
-}
+/** Trigram similarity of two normalised names, as the entity list's Possible duplicates measure it. */
+export const similarity = nameSimilarity;
 
-function trigrams(s: string): Set<string> {
-  const padded = `  ${s} `;
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
-  return out;
-}
-
-/** Trigram similarity (Dice coefficient) of two normalised names, 0..1. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const ta = trigrams(a);
-  const tb = trigrams(b);
-  let shared = 0;
-  for (const t of ta) if (tb.has(t)) shared++;
-  return (2 * shared) / (ta.size + tb.size || 1);
-}
-
-/** Levenshtein distance, stopping once it is over `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    if (Math.min(...cur) > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length] ?? max + 1;
-}
-
+/** Close enough to ask rather than guess: the entity list's Possible duplicates rule (closeNames). */
 export function isClose(a: string, b: string, score: number): boolean {
-  if (score >= CLOSE_SIMILARITY) return true;
-  const shortest = Math.min(a.length, b.length);
-  return shortest >= 4 && editDistance(a, b, 2) <= (shortest >= 8 ? 2 : 1);
+  return score >= CLOSE_SIMILARITY || closeNames(a, b) !== null;
 }
 
 type Face = { row: FaceRow; kind: EntityKind; names: string[]; normalised: string[] };
@@ -96,7 +62,7 @@ function readableFaces(db: Db, scopes: readonly string[]): Face[] {
      ORDER BY rowid`,
   ).all(JSON.stringify(scopes)) as FaceRow[];
   return rows.map((row) => {
-    const kind = kindOf(row.canonical_type ?? row.kind);
+    const kind = entityKind(row.canonical_type ?? row.kind ?? 'other');
     const names = entityAliases(row);
     const normalised = [
       ...new Set([row.canonical_value ?? '', ...names.map((n) => normaliseName(n, kind))]),

@@ -127,8 +127,11 @@ export function pendingSources(
      FROM items i LEFT JOIN compile_passes c ON c.source_id = i.id
      WHERE ${kinds} AND i.retired_at IS NULL
        AND (c.source_id IS NULL OR c.version <> i.version OR c.state = 'failed')
+       -- Only this member's own (the exact test is originUser below): a host asks every few seconds,
+       -- and the team's other notes, never compiled here, would otherwise be read each time.
+       AND (i.origin_actor = @user OR substr(i.origin_actor, -length(@under)) = @under)
      ORDER BY i.rowid`,
-  ).all() as PendingRow[];
+  ).all({ user, under: `/user:${user}` }) as PendingRow[];
   return rows
     .filter((r) => originUser(r.origin_actor) === user && !isTreeDocument(r))
     .filter(

@@ -156,11 +156,7 @@ export function resolveDuplicateCard(
   d: CardDecider,
   input: { card: string; action: 'same' | 'new' | 'dismiss'; entity?: string },
 ): ResolvedCard {
-  if (input.action !== 'same' && input.entity !== undefined)
-    throw new AppError(
-      'validation-failed',
-      `An entity is chosen only with "same", not with "${input.action}".`,
-    );
+  // resolveReviewCard (review-inbox.ts), its one caller, has refused an entity without "same".
   return writeTx(db, () => {
     const card = pendingCard(db, d, input.card);
     let written: { entity: ItemView | null; facts: string[] } = { entity: null, facts: [] };

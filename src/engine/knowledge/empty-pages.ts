@@ -15,7 +15,7 @@ import { getRow } from '../read/items.ts';
 import { assertCanWrite, canSee } from '../scope.ts';
 import { logEvent } from '../telemetry.ts';
 import { entityFacts } from './facts.ts';
-import type { CardDecider, CardReader } from './review-cards.ts';
+import { type CardDecider, type CardReader, mayWrite } from './review-cards.ts';
 
 type EmptyRow = {
   id: string;
@@ -137,7 +137,8 @@ function toView(db: Db, reader: CardReader, r: EmptyRow): EmptyPageCardView {
     sources,
     claims: r.claims,
     changedAt: r.changed_at,
-    canResolve: canSee(reader.scopes, r.scope),
+    // Dismissing is a decision on the page: for those who may write its scope, as duplicates are.
+    canResolve: mayWrite(db, reader.user, r.scope),
   };
 }
 

@@ -18,7 +18,7 @@ export function toRef(row: Pick<ItemRow, 'id' | 'label' | 'storage_kind' | 'kind
   return { id: row.id, label: row.label, storageKind: row.storage_kind, kind: row.kind, scope: row.scope };
 }
 
-function entityKind(kind: string): EntityKind {
+export function entityKind(kind: string): EntityKind {
   return kind === 'person' || kind === 'company' || kind === 'project' ? kind : 'other';
 }
 
@@ -96,7 +96,7 @@ export function listEntities(
 
 // ---- similarity ----
 
-function trigrams(s: string): Set<string> {
+export function trigrams(s: string): Set<string> {
   const padded = `  ${s} `;
   const out = new Set<string>();
   for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
@@ -104,7 +104,7 @@ function trigrams(s: string): Set<string> {
 }
 
 /** Trigram similarity (Dice coefficient) of two normalised names, 0..1. */
-function nameSimilarity(a: string, b: string): number {
+export function nameSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const ta = trigrams(a);
   const tb = trigrams(b);
@@ -133,7 +133,7 @@ function editDistance(a: string, b: string, max = 3): number {
 }
 
 /** Why two normalised names look like one thing, or null when they do not. */
-function closeNames(a: string, b: string): { similarity: number; reason: string } | null {
+export function closeNames(a: string, b: string): { similarity: number; reason: string } | null {
   if (a === b) return { similarity: 1, reason: `same name "${a}"` };
   const similarity = nameSimilarity(a, b);
   const shortest = Math.min(a.length, b.length);

@@ -25,7 +25,7 @@ import { ftsDelete, getRow, type ItemRow, isSearchable, vecDelete } from '../rea
 import { visibleRow } from '../read/read.ts';
 import { ReplicaClock } from '../sync/clock.ts';
 import { connectedUser, readState } from '../sync/state.ts';
-import { entityFacts } from './facts.ts';
+import { assertRemovableSource, factsBefore, factsLost } from './remove.ts';
 
 /** What erasing a source takes with it. */
 export type ErasePlan = { source: ItemRow; versions: ItemRow[]; sections: ItemRow[]; edges: string[] };
@@ -111,50 +111,8 @@ function partsOf(db: Db, id: string, source: ItemRow | undefined): Omit<ErasePla
 /** What erasing `id` would take, after the refusals of [K14]; changes nothing. */
 export function planErase(db: Db, scopes: readonly string[], id: string): ErasePlan {
   const row = visibleRow(db, id, scopes);
-  if (row.storage_kind === 'section')
-    throw new AppError('validation-failed', `${id} is a section of ${row.file_id}: erase the file.`);
-  if (row.storage_kind === 'entity')
-    throw new AppError('validation-failed', `${id} is an entity: its page follows its sources.`);
-  if (row.source_key.startsWith('tree:'))
-    throw new AppError(
-      'validation-failed',
-      `${row.label} comes from a connected repository: delete it there (or disconnect the repository); the tree follows.`,
-    );
+  assertRemovableSource(row, 'erase');
   return { source: row, ...partsOf(db, id, row) };
-}
-
-/** The entity faces the source's items state facts about. */
-function factFaces(db: Db, ids: readonly string[]): string[] {
-  return (
-    stmt(
-      db,
-      `SELECT DISTINCT to_id AS id FROM edges WHERE type = 'FACT' AND from_id IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(ids)) as { id: string }[]
-  ).map((r) => r.id);
-}
-
-function currentFacts(db: Db, scopes: readonly string[], face: string): string[] {
-  try {
-    return entityFacts(db, scopes, face).map((f) => f.id);
-  } catch {
-    return []; // a face out of the reader's sight has no facts for them
-  }
-}
-
-/** The facts that stopped being current, and the faces left with none (as [K8] answers). */
-function factsLost(
-  db: Db,
-  scopes: readonly string[],
-  before: ReadonlyMap<string, string[]>,
-): Pick<EraseResult, 'retiredFacts' | 'emptied'> {
-  const out: Pick<EraseResult, 'retiredFacts' | 'emptied'> = { retiredFacts: 0, emptied: [] };
-  for (const [face, was] of before) {
-    const now = new Set(currentFacts(db, scopes, face));
-    out.retiredFacts += was.filter((f) => !now.has(f)).length;
-    if (was.length > 0 && now.size === 0)
-      out.emptied.push({ id: face, label: getRow(db, face)?.label ?? face });
-  }
-  return out;
 }
 
 /** Queues the erase for the server, in the erase's transaction (its own op: [S35]). */
@@ -188,11 +146,11 @@ export function eraseSource(
     const plan = planErase(db, scopes, id);
     const { source } = plan;
     const all = [source, ...plan.versions, ...plan.sections];
-    const faces = factFaces(
+    const before = factsBefore(
       db,
+      scopes,
       all.map((r) => r.id),
     );
-    const before = new Map(faces.map((f) => [f, currentFacts(db, scopes, f)]));
     const sent = queueErase(db, source);
     const blobs = deleteParts(db, all, plan.edges);
     purgeFullText(db);

@@ -168,7 +168,7 @@ export function staleness(card: Loaded): string | null {
   return null;
 }
 
-function mayWrite(db: Db, user: string, scope: string): boolean {
+export function mayWrite(db: Db, user: string, scope: string): boolean {
   try {
     assertCanWrite(db, user, scope);
     return true;

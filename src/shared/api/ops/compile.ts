@@ -10,7 +10,7 @@ import { defineOperation, type Surface } from '../operation.ts';
 
 const NOT_FOR_AGENTS: readonly Surface[] = ['agent'];
 
-const COMPILE_LIMITS = { ids: 200, idChars: 100 } as const;
+export const COMPILE_LIMITS = { ids: 200, idChars: 100 } as const;
 
 const CompileOutcomeSchema = z.object({
   id: z.string(),
