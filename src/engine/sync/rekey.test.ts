@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { observe } from '../agents/observations.ts';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
-import { entityItemId, ownedItemId, sectionId } from '../ids.ts';
+import { entityItemId, observationId, ownedItemId, sectionId } from '../ids.ts';
 import { edgeId, linkItems, observeMention } from '../knowledge/graph.ts';
 import { upsertNote } from '../knowledge/notes.ts';
 import type { ItemRow } from '../read/items.ts';
@@ -151,5 +152,35 @@ describe('[C8] joining re-keys proposals too', () => {
       user_id: 'alice',
       decided_by: 'alice',
     });
+  });
+
+  it('[G1] an observation follows the workspace and the member, its content unchanged, and stays append-only', () => {
+    const local = engine.user;
+    const o = observe(
+      engine.db,
+      { workspaceId: engine.workspaceId, user: local, agent: 'nightly', run: null },
+      {
+        type: 'gotcha',
+        text: 'The staging database resets at midnight.',
+      },
+    );
+    writeTx(engine.db, () =>
+      rekeyReplica(engine.db, { workspaceId: 'server-ws', fromUser: local, toUser: 'alice' }),
+    );
+    const rows = engine.db
+      .prepare('SELECT id, workspace_id, user_id, scope, text FROM observations')
+      .all() as {
+      id: string;
+    }[];
+    expect(rows).toEqual([
+      {
+        id: observationId('server-ws', 'alice', o.id),
+        workspace_id: 'server-ws',
+        user_id: 'alice',
+        scope: 'user:alice',
+        text: 'The staging database resets at midnight.',
+      },
+    ]);
+    expect(() => engine.db.prepare("UPDATE observations SET text = 'changed'").run()).toThrow(/append-only/);
   });
 });

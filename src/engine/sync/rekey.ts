@@ -14,7 +14,7 @@
 import { actorUnder, edgeDiscriminator, originUser } from '#shared/ids.ts';
 import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { edgeId, entityItemId, ownedItemId, sectionId } from '../ids.ts';
+import { edgeId, entityItemId, observationId, ownedItemId, sectionId } from '../ids.ts';
 import { vecUpsert } from '../read/items.ts';
 import { recordItemId } from '../tree/share.ts';
 import { ensureUser } from '../workspace.ts';
@@ -134,6 +134,7 @@ export function rekeyReplica(
   // Migration 0011 re-keys a replica before the tree tables exist (0012, 0013).
   if (hasColumn(db, 'tree_sources', 'item_id')) rekeyTrees(db, target.workspaceId, newId, renamed, userScope);
   rekeyProposals(db, mapId, userScope, actor);
+  if (hasColumn(db, 'observations', 'id')) rekeyObservations(db, target.workspaceId, renamed, userScope);
   if (renameUser) renameLocalUser(db, target.fromUser, target.toUser);
   stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
   stmt(db, "UPDATE meta SET value = ? WHERE key = 'workspace_id'").run(target.workspaceId);
@@ -222,6 +223,34 @@ function rekeyTrees(
     const creator = renamed(r.created_by);
     update.run(creator, userScope(r.scope), recordItemId(workspaceId, creator, r.id), r.id);
   }
+}
+
+/**
+ * Observations (docs/AGENTS.md [G1]) follow the workspace and the member: ids made anew in the
+ * server's workspace, the user scope renamed. Their content stays; the gate lets only this through.
+ */
+function rekeyObservations(
+  db: Db,
+  workspaceId: string,
+  renamed: (user: string) => string,
+  userScope: (scope: string) => string,
+): void {
+  const rows = stmt(db, 'SELECT id, user_id, scope FROM observations').all() as {
+    id: string;
+    user_id: string;
+    scope: string;
+  }[];
+  if (rows.length === 0) return;
+  stmt(db, 'UPDATE observation_prune_gate SET open = 1 WHERE id = 1').run();
+  const update = stmt(
+    db,
+    'UPDATE observations SET id = ?, workspace_id = ?, user_id = ?, scope = ? WHERE id = ?',
+  );
+  for (const r of rows) {
+    const user = renamed(r.user_id);
+    update.run(observationId(workspaceId, user, r.id), workspaceId, user, userScope(r.scope), r.id);
+  }
+  stmt(db, 'UPDATE observation_prune_gate SET open = 0 WHERE id = 1').run();
 }
 
 function hasColumn(db: Db, table: string, column: string): boolean {

@@ -17,6 +17,7 @@ import { sql as treeGrep } from './0014-tree-grep.ts';
 import { sql as reviewCards } from './0015-review-cards.ts';
 import { sql as compile } from './0016-compile.ts';
 import { sql as observations } from './0017-observations.ts';
+import { sql as versionsIndex } from './0018-versions-index.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0015-review-cards', sql: reviewCards },
   { id: '0016-compile', sql: compile },
   { id: '0017-observations', sql: observations },
+  { id: '0018-versions-index', sql: versionsIndex },
 ];
