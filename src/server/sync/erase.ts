@@ -256,7 +256,10 @@ export async function erasuresFor(
     `SELECT h.entity_id AS id, o.seq, o.actor, o.body, o.kind
      FROM device_holdings h JOIN erased_items t ON t.id = h.entity_id
      LEFT JOIN LATERAL (
-       SELECT seq, actor, body, kind FROM ops WHERE kind = 'item.erase' AND entity_id = h.entity_id
+       -- The erase that made the tombstone: an erase any member sent earlier of an id out of sight
+       -- was accepted and changed nothing ([S35]); it is never the one replicas are sent.
+       SELECT seq, actor, body, kind FROM ops
+       WHERE kind = 'item.erase' AND entity_id = h.entity_id AND actor = t.erased_by
        ORDER BY seq LIMIT 1
      ) o ON TRUE
      WHERE h.device_id = $1 ORDER BY h.entity_id LIMIT $2`,
