@@ -351,12 +351,14 @@ forEachBackend('the server is the authority', (backend) => {
     const old = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '1' });
     expect(old.status).toBe(426);
     expect((old.body as { error: { message: string } }).error.message).toMatch(/update Org Brain/);
-    // Protocol 3 knows no erase ([S35]): it would keep what others erased.
+    // Protocol 3 knows no erase ([S35]): it would keep what others erased; 4 sends no ack with a push ([S36]).
     const three = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '3' });
     expect(three.status).toBe(426);
     expect((three.body as { error: { message: string } }).error.message).toBe(
-      'This workspace server speaks sync protocol 4 and this Org Brain speaks 3: update Org Brain on this device.',
+      'This workspace server speaks sync protocol 5 and this Org Brain speaks 3: update Org Brain on this device.',
     );
+    const four = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '4' });
+    expect(four.status).toBe(426);
     const none = await new TestClient(e.url).request(
       'POST',
       ROUTES.redeem,

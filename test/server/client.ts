@@ -88,8 +88,9 @@ export class TestClient {
     return this.request<MembersResponse>('GET', ROUTES.members);
   }
 
-  async push(ops: readonly Op[]): Promise<PushResponse> {
-    const r = await this.request<PushResponse>('POST', ROUTES.push, { ops });
+  /** `ack`: omitted, the last page received (as a replica sends the page it committed); null none. */
+  async push(ops: readonly Op[], ack: string | null | undefined = this.lastPage): Promise<PushResponse> {
+    const r = await this.request<PushResponse>('POST', ROUTES.push, ack === null ? { ops } : { ops, ack });
     if (r.status !== 200) throw new Error(`push failed: ${r.status} ${r.raw}`);
     return r.body;
   }

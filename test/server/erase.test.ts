@@ -126,44 +126,158 @@ forEachBackend('[S35] erasing a source on the server', (backend) => {
     expect(await rows(e, 'SELECT id FROM erased_items')).toEqual([]);
   });
 
-  it('[S36] a tombstoned id is never written again; every device that held it is sent the erase once, again after a lost page', async () => {
+  it('[S36] a device that holds the erased copy writes none of it and is sent the erase once, again after a lost page', async () => {
     const e = env();
     await handbook(e);
-    const bob: TestClient = await e.admin.join('bob');
-    const held = await bob.pullAll();
+    // The admin's laptop holds it, and has not pulled since.
+    const laptop: TestClient = await e.admin.join('admin', [], true);
+    const held = await laptop.pullAll();
     expect(kinds(held.ops)).toContain(`item.upsert:${FILE}`);
-    const admin2 = await e.admin.join('admin', [], true);
     const erased = await e.admin.push([erase(FILE)]);
     expect(erased.refused).toEqual([]);
-    // Bob held it: his next page starts with the erase (whatever the cursor), once acknowledged, never again.
-    const lost = await bob.pull(held.cursor);
-    expect(kinds(lost.body.ops)).toEqual([`item.erase:${FILE}`]);
-    const again = await bob.pull(held.cursor, undefined, null);
-    expect(kinds(again.body.ops)).toEqual([`item.erase:${FILE}`]);
-    const after = await bob.pull(again.body.cursor, undefined, again.body.page);
-    expect(kinds(after.body.ops)).toEqual([]);
-    // A device of the admin's that never held it writes it again: refused, and sent the erase.
-    const rewrite = await admin2.push([
-      buildItemOp(FILE, 'org', { hlc: hlc(90), item: { body: 'new text' } }),
+    // It still holds it: its write of the file is refused, and an edge to it finds no end.
+    const stale = await laptop.push([
+      buildItemOp(FILE, 'org', { hlc: hlc(90), item: { body: 'new text', origin_actor: 'admin' } }),
     ]);
-    expect(rewrite.refused.map((x) => x.reason)).toEqual([
-      `item ${FILE} was erased: it cannot be written again`,
+    expect(stale.refused.map((x) => x.reason)).toEqual([
+      `item ${FILE} was erased: this device is sent the erase before it may write it again`,
     ]);
-    const section = await admin2.push([
-      buildItemOp(SECTION, 'org', { hlc: hlc(91), item: { file_id: FILE } }),
-      // A new earlier version of it would bring its text back.
-      buildItemOp(itemId('handbook@v2', 'f'), 'org', { hlc: hlc(91), item: { superseded_by: FILE } }),
-    ]);
-    expect(section.refused.map((x) => x.reason)).toEqual([
-      `item ${SECTION} was erased: it cannot be written again`,
-      `item ${itemId('handbook@v2', 'f')} is superseded by ${FILE}, which was erased`,
-    ]);
-    const edge = await bob.push([
-      buildEdgeOp(NOTE, FILE, 'org', { hlc: hlc(92), edge: { type: 'MENTIONS', origin_actor: 'bob' } }),
+    const edge = await laptop.push([
+      buildEdgeOp(NOTE, FILE, 'org', { hlc: hlc(92), edge: { type: 'MENTIONS', origin_actor: 'admin' } }),
     ]);
     expect(edge.refused.map((x) => x.reason)).toEqual([`edge end ${FILE} not found`]);
-    const told = await admin2.pullAll();
-    expect(kinds(told.ops).filter((k) => k.startsWith('item.erase'))).toEqual([`item.erase:${FILE}`]);
+    // Its next page starts with the erase (whatever the cursor), once acknowledged, never again.
+    const lost = await laptop.pull(held.cursor);
+    expect(kinds(lost.body.ops)).toEqual([`item.erase:${FILE}`]);
+    // The page was lost (its push acknowledges none): it still owes the erase, and writes nothing of it.
+    const meanwhile = await laptop.push(
+      [buildItemOp(FILE, 'org', { hlc: hlc(93), item: { body: 'old text', origin_actor: 'admin' } })],
+      null,
+    );
+    expect(meanwhile.refused).toHaveLength(1);
+    const again = await laptop.pull(held.cursor, undefined, null);
+    expect(kinds(again.body.ops)).toEqual([`item.erase:${FILE}`]);
+    const after = await laptop.pull(again.body.cursor, undefined, again.body.page);
+    expect(kinds(after.body.ops)).toEqual([]);
     expect(await rows(e, 'SELECT id FROM items WHERE id = ANY($1::text[])', [PARTS])).toEqual([]);
+  });
+
+  it('[S36] a section or version of the erased source names the erase: the device is sent it', async () => {
+    const e = env();
+    await handbook(e);
+    const laptop = await e.admin.join('admin', [], true);
+    const held = await laptop.pullAll();
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    const r = await laptop.push([
+      buildItemOp(SECTION, 'org', { hlc: hlc(91), item: { file_id: FILE } }),
+      buildItemOp(itemId('handbook@v2', 'f'), 'org', { hlc: hlc(91), item: { superseded_by: FILE } }),
+    ]);
+    expect(r.refused.map((x) => x.reason)).toEqual([
+      `item ${SECTION} was erased: this device is sent the erase before it may write it again`,
+      `item ${itemId('handbook@v2', 'f')} is superseded by ${FILE}, which was erased: this device is sent the erase first`,
+    ]);
+    const told = await laptop.pull(held.cursor);
+    expect(kinds(told.body.ops)).toEqual([`item.erase:${FILE}`]);
+  });
+
+  it('[S36] once the erase is applied, a new file at the erased path (the same id) is written and reaches the others', async () => {
+    const e = env();
+    await handbook(e);
+    const bob = await e.admin.join('bob');
+    const laptop = await e.admin.join('admin', [], true);
+    const held = await bob.pullAll();
+    const onLaptop = await laptop.pullAll();
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    // The device that erased it owes nothing: its new file of that path is written at once.
+    const fresh = { body: 'The new timetable.' };
+    const readd = await e.admin.push([
+      buildItemOp(FILE, 'org', { hlc: hlc(100), item: fresh }),
+      buildItemOp(SECTION, 'org', { hlc: hlc(101), item: { ...fresh, file_id: FILE } }),
+    ]);
+    expect(readd.refused).toEqual([]);
+    // Bob is sent the erase first, then the new file: nothing of the old text, and no erase again.
+    const first = await bob.pullAll(held.cursor);
+    expect(kinds(first.ops)).toEqual([`item.erase:${FILE}`, `item.upsert:${FILE}`, `item.upsert:${SECTION}`]);
+    expect(kinds((await bob.pull(first.cursor)).body.ops)).toEqual([]);
+    // The laptop applies the erase, then its own new edition is accepted too.
+    const told = await laptop.pullAll(onLaptop.cursor);
+    expect(kinds(told.ops)[0]).toBe(`item.erase:${FILE}`);
+    const edition = await laptop.push([
+      buildItemOp(FILE, 'org', { hlc: hlc(110), item: { body: 'Edition 3.' } }),
+    ]);
+    expect(edition.refused).toEqual([]);
+    // Erased again: one tombstone per id, naming the last erase, which is the one sent.
+    const second = await e.admin.push([erase(FILE, 'org', 120)]);
+    expect(second.refused).toEqual([]);
+    const tomb = await rows(e, 'SELECT source_id, erase_seq::int AS seq FROM erased_items WHERE id = $1', [
+      FILE,
+    ]);
+    expect(tomb).toEqual([{ source_id: FILE, seq: (second.accepted[0] as { seq: number }).seq }]);
+    const last = await bob.pullAll(first.cursor);
+    expect(last.ops.map((p) => p.seq)).toEqual([(second.accepted[0] as { seq: number }).seq]);
+  });
+
+  it('[S36] the erase sent is the one that erased, not an earlier no-op erase of the same id', async () => {
+    const e = env();
+    const bob = await e.admin.join('bob');
+    const carol = await e.admin.join('carol');
+    // Carol erases the id before anyone made it: accepted, nothing erased.
+    expect((await carol.push([erase(FILE)])).refused).toEqual([]);
+    await handbook(e);
+    const held = await bob.pullAll();
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    const page = await bob.pull(held.cursor);
+    expect(page.body.ops.map((p) => p.actor)).toEqual(['admin']);
+  });
+
+  it('[S35] an erase takes an upload of the same bytes older than the grace period, which no item needs', async () => {
+    const e = env();
+    await handbook(e);
+    const bob = await e.admin.join('bob');
+    expect((await bob.putBlob(BLOB, BYTES)).status).toBeLessThan(300);
+    await e.db.query(
+      `UPDATE blob_uploads SET uploaded_at = '2000-01-01T00:00:00.000Z' WHERE user_id = 'bob'`,
+    );
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    expect(await rows(e, 'SELECT user_id FROM blob_uploads')).toEqual([]);
+    expect(await e.server.blobs.has(BLOB)).toBe(false);
+  });
+
+  it('[S35] an erase keeps the bytes a teammate uploaded a moment ago', async () => {
+    const e = env();
+    await handbook(e);
+    const bob = await e.admin.join('bob');
+    // Bob uploads the same bytes for a file he is about to push.
+    expect((await bob.putBlob(BLOB, BYTES)).status).toBeLessThan(300);
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    expect(await rows(e, 'SELECT user_id FROM blob_uploads')).toEqual([{ user_id: 'bob' }]);
+    expect(await e.server.blobs.has(BLOB)).toBe(true);
+    const mine = itemId('my handbook', 'f', 'bob');
+    const pushed = await bob.push([
+      buildItemOp(mine, 'user:bob', {
+        hlc: hlc(70),
+        item: { blob: BLOB, format: 'markdown', origin_actor: 'bob' },
+      }),
+    ]);
+    expect(pushed.refused).toEqual([]);
+  });
+
+  it('[S35] [S34] an erase refused for its scope marks every part the device holds stale, so all of it comes back', async () => {
+    const e = env();
+    await handbook(e);
+    const laptop = await e.admin.join('admin', [], true);
+    const held = await laptop.pullAll();
+    const r = await laptop.push([erase(FILE, 'user:admin')]);
+    expect(r.refused.map((x) => x.reason)).toEqual([`op scope user:admin differs from the item's scope org`]);
+    const back = await laptop.pull(held.cursor);
+    expect(new Set(kinds(back.body.ops))).toEqual(
+      new Set([
+        `item.upsert:${FILE}`,
+        `item.upsert:${SECTION}`,
+        `item.upsert:${VERSION}`,
+        'edge.upsert:',
+        'edge.upsert:',
+      ]),
+    );
   });
 });

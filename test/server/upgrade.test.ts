@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { migrate } from '../../src/server/db/migrate.ts';
+import { MIGRATIONS } from '../../src/server/db/migrations/index.ts';
 import type { Db } from '../../src/server/db/types.ts';
 import { TestClient } from './client.ts';
 import { buildItemOp, hlc } from './factories.ts';
@@ -51,6 +52,7 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
       '0004-authority',
       '0005-holdings-stale',
       '0006-erase',
+      '0007-erase-owed',
     ]);
     // Every row kept as it was; the columns later migrations add hold their defaults.
     const upgraded = await dump(db);
@@ -111,5 +113,36 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
       [NOTE],
     );
     expect(after).toEqual({ created_by: 'dana', origin_actor: 'dana' });
+  });
+
+  it('[S36] tombstones from before 0007 are filled from the erase that made them: holders owe it', async () => {
+    const db = (store as { db: Db }).db;
+    const upTo = MIGRATIONS.findIndex((m) => m.id === '0007-erase-owed');
+    await migrate(db, AT, MIGRATIONS.slice(0, upTo));
+    const op = (seq: number, actor: string) =>
+      db.query(
+        `INSERT INTO ops (seq, id, actor, kind, scope, entity_id, hlc, body_hash, body, received_at)
+         VALUES ($1, $2, $3, 'item.erase', 'org', 'f_gone', $4, 'h', '{}', $5)`,
+        [seq, `op${seq}`, actor, hlc(seq), AT],
+      );
+    // Carol's earlier no-op erase of the id, then the admin's that made the tombstone.
+    await op(1, 'carol');
+    await op(2, 'admin');
+    await db.query(`INSERT INTO erased_items (id, erased_by, erased_at) VALUES ('f_gone', 'admin', $1)`, [
+      AT,
+    ]);
+    await db.query(
+      `INSERT INTO device_holdings (device_id, entity_id) VALUES ('d1', 'f_gone'), ('d1', 'n_kept')`,
+    );
+    expect(await migrate(db, AT)).toEqual(['0007-erase-owed']);
+    expect(await db.query('SELECT source_id, erase_seq::int AS seq FROM erased_items')).toEqual([
+      { source_id: 'f_gone', seq: 2 },
+    ]);
+    expect(
+      await db.query('SELECT entity_id, erase_seq::int AS seq FROM device_holdings ORDER BY entity_id'),
+    ).toEqual([
+      { entity_id: 'f_gone', seq: 2 },
+      { entity_id: 'n_kept', seq: null },
+    ]);
   });
 });

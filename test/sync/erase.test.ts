@@ -200,7 +200,7 @@ forEachBackend('[S35] erasing a source between replicas', (backend) => {
     await laptop.engine.add([path]);
     const report = await syncNow(laptop.engine);
     expect(report.unsent.map((u) => u.reason)).toContain(
-      `item ${file} was erased: it cannot be written again`,
+      `item ${file} was erased: this device is sent the erase before it may write it again`,
     );
     expect(partsOn(laptop, file)).toEqual([]);
     expect(rowsHolding(laptop.engine.db, PHRASE)).toEqual([]);
@@ -210,5 +210,32 @@ forEachBackend('[S35] erasing a source between replicas', (backend) => {
     );
     expect(await serverRows(env(), `SELECT seq FROM ops WHERE body LIKE $1`, [`%${PHRASE}%`])).toEqual([]);
     expect(await serverRows(env(), "SELECT id FROM items WHERE storage_kind <> 'entity'")).toEqual([]);
+  });
+
+  it('[S36] a file added again at the erased path after the erase keeps its new text, here and on a teammate', async () => {
+    const ada = await replica('ada', [], { admin: true });
+    const bob = await replica('bob');
+    const path = ada.ws.write('travel.md', handbook('2026'));
+    const file = (await ada.engine.add([path])).added[0]?.id as string;
+    await ada.engine.index();
+    await settle(ada, bob);
+    expect(partsOn(bob, file).length).toBeGreaterThan(1);
+    await call(ada.engine, 'items.erase', { id: file });
+    // Before any sync, Ada drops a new file at the same path: the same id as the erased one.
+    ada.ws.write('travel.md', '# Travel handbook\n\n## Ferries\n\nThe new crossings start in March.\n');
+    const again = (await ada.engine.add([path])).added[0]?.id;
+    expect(again).toBe(file);
+    await ada.engine.index();
+    await settle(ada, bob);
+    await settle(ada, bob);
+    for (const r of [ada, bob]) {
+      const row = r.engine.db.prepare('SELECT body FROM items WHERE id = ?').get(file) as
+        | { body: string }
+        | undefined;
+      expect(row?.body).toContain('The new crossings start in March.');
+      expect(rowsHolding(r.engine.db, PHRASE)).toEqual([]);
+    }
+    expect((await syncNow(ada.engine)).unsent).toEqual([]);
+    expect(await serverRows(env(), `SELECT seq FROM ops WHERE body LIKE $1`, [`%${PHRASE}%`])).toEqual([]);
   });
 });

@@ -121,7 +121,8 @@ export async function pushAll(
     if (batch.length === 0) break;
     const ops = batch.map((e) => JSON.parse(e.body) as Op);
     out.uploaded += await uploadBlobs(deps, transport, ops);
-    const res = await transport.push({ ops });
+    // The last page applied here: the server then knows which erases this replica has ([S36]).
+    const res = await transport.push({ ops, ack: readState(deps.db).pull_page });
     const byId = new Map(batch.map((e) => [e.opId, e]));
     let again = false;
     writeTx(deps.db, () => {

@@ -270,7 +270,12 @@ export function recordAll(db: Db): void {
   ).run();
 }
 
-/** The next operations to send, oldest first, within the protocol's count and size limits. */
+/**
+ * The next operations to send, oldest first, within the protocol's count and size limits. An erase
+ * ends its batch: what was written after it (a new file at the erased path has the erased id) is
+ * sent once the server has applied the erase, which it refuses within the erase's own batch
+ * (docs/SYNC_SPEC.md [S36]).
+ */
 export function nextBatch(db: Db, maxOps: number, maxBytes: number): OutboxEntry[] {
   const rows = stmt(
     db,
@@ -282,6 +287,7 @@ export function nextBatch(db: Db, maxOps: number, maxBytes: number): OutboxEntry
     bytes += Buffer.byteLength(r.body) + 1;
     if (out.length > 0 && bytes > maxBytes) break;
     out.push(r);
+    if (r.kind === 'erase') break;
   }
   return out;
 }

@@ -77,6 +77,20 @@ export async function canRead(db: Queryable, scopes: readonly string[], hash: st
   return (await readableBlobs(db, scopes, [hash])).size > 0;
 }
 
+/** The advisory lock the sweep and an erase's byte deletion take: one deleter at a time. */
+const DELETER_LOCK = 4242001;
+
+/** The hashes among `hashes` that no upload and no item references. */
+async function unreferenced(tx: Queryable, hashes: readonly string[]): Promise<string[]> {
+  const kept = await tx.query<{ hash: string }>(
+    `SELECT hash FROM blob_uploads WHERE hash = ANY($1::text[])
+     UNION SELECT blob AS hash FROM items WHERE blob = ANY($1::text[])`,
+    [[...hashes]],
+  );
+  const keep = new Set(kept.map((k) => k.hash));
+  return [...new Set(hashes)].filter((h) => !keep.has(h));
+}
+
 /**
  * Removes uploads no item references once they are older than `graceMs`, then the bytes no item
  * references and nobody uploaded within the grace period. One server at a time (an advisory lock):
@@ -85,7 +99,9 @@ export async function canRead(db: Queryable, scopes: readonly string[], hash: st
 export async function sweepBlobs(db: Db, blobs: BlobStore, now: Date, graceMs: number): Promise<number> {
   const before = new Date(now.getTime() - graceMs).toISOString();
   const gone = await db.transaction(async (tx) => {
-    const locked = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(4242001) AS ok');
+    const locked = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
+      DELETER_LOCK,
+    ]);
     if (!locked[0]?.ok) return [];
     const rows = await tx.query<{ hash: string }>(
       `DELETE FROM blob_uploads u WHERE u.uploaded_at < $1
@@ -94,15 +110,21 @@ export async function sweepBlobs(db: Db, blobs: BlobStore, now: Date, graceMs: n
       [before],
     );
     const hashes = [...new Set(rows.map((r) => r.hash))];
-    if (hashes.length === 0) return [];
-    const kept = await tx.query<{ hash: string }>(
-      `SELECT hash FROM blob_uploads WHERE hash = ANY($1::text[])
-       UNION SELECT blob AS hash FROM items WHERE blob = ANY($1::text[])`,
-      [hashes],
-    );
-    const keep = new Set(kept.map((k) => k.hash));
-    return hashes.filter((h) => !keep.has(h));
+    return hashes.length === 0 ? [] : unreferenced(tx, hashes);
   });
   for (const hash of gone) await blobs.delete(hash);
   return gone.length;
+}
+
+/**
+ * Deletes the bytes of `hashes` that are still referenced by no upload and no item, checked again
+ * under the sweep's lock once the erase that left them has committed (docs/SYNC_SPEC.md [S35]): a
+ * teammate who uploaded the same bytes since keeps them.
+ */
+export async function deleteUnreferencedBytes(db: Db, blobs: BlobStore, hashes: readonly string[]) {
+  if (hashes.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [DELETER_LOCK]);
+    for (const hash of await unreferenced(tx, hashes)) await blobs.delete(hash);
+  });
 }

@@ -60,7 +60,7 @@ export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[],
   const files = [...items.values()].map((i) => i.fileId).filter((f): f is string => !!f && !items.has(f));
   for (const [id, state] of await loadItems(tx, files)) items.set(id, state);
   const edges = await loadEdges(tx, [...edgeIds]);
-  const erase = await loadEraseContext(tx, ops, itemIds, items, edges);
+  const erase = await loadEraseContext(tx, actor.deviceId, ops, itemIds, items, edges);
   const visible = await visibleScopes(tx, actor.user);
   const scopes = new Map<string, Set<string>>();
   return {

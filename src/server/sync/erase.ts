@@ -4,8 +4,11 @@
  * versions (items of its kind, in its namespace, keyed `<its source key>@v<n>` and superseded by
  * it), the sections of all of these, every edge from or to any of them, the ops that carried them
  * (their text), and the bytes no other item references. What is kept is a tombstone per erased
- * item (id, who, when) and the erase op itself, which names only the id: a later upsert of a
- * tombstoned id is refused, and every device that held any part of the source is sent the erase.
+ * item (id, who, when, its source and the erase) and the erase op itself, which names only the id.
+ * Every device that held any part of the source owes the erase until a pull sends it; while it
+ * does, its writes of any part are refused (they would bring the text back) and it is sent the
+ * erase. A device that owes nothing (it erased it, applied the erase, or never held it) may write
+ * the id again: a file's id comes from its path, and the erase took only what was there.
  */
 import type { Op } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
@@ -15,29 +18,44 @@ import { type EdgeState, type ItemState, loadEdges, loadItems } from './state.ts
 
 type EraseOp = Extract<Op, { kind: 'item.erase' }>;
 
-/** One accepted erase, applied when the batch is saved. */
-type Erasure = { opId: string; source: string; items: string[]; edges: string[]; blobs: string[] };
+/** One accepted erase, applied when the batch is saved; `creators`: of the items it deletes. */
+type Erasure = {
+  opId: string;
+  source: string;
+  items: string[];
+  edges: string[];
+  blobs: string[];
+  creators: string[];
+};
+
+/** An erased item the pushing device still owes the erase of: its source and that erase's seq. */
+type Owed = { source: string; seq: number | null };
 
 /** What the checks of a batch's erases read ([S35]), loaded with the batch. */
 export type EraseContext = {
-  /** Tombstoned ids among those the batch names, and those this batch erases ([S36]). */
-  erased: Set<string>;
+  /**
+   * Ids the batch may not write ([S36]): tombstoned ids whose erase the pushing device still owes,
+   * and what this batch erases (seq null: the device erased it itself).
+   */
+  erased: Map<string, Owed>;
   /** Source keys, from their winning ops: of erase targets and their candidate versions. */
   sourceKeys: Map<string, string>;
   erasures: Erasure[];
   /** Refused erases whose source the actor sees: the parts to send their device again ([S34]). */
   eraseStale: Map<string, string[]>;
-  /** Ids whose upsert was refused as erased: held by the pushing device, so the erase reaches it. */
-  tombstoneHits: Set<string>;
+  /** Sources whose part's upsert was refused as erased, with the erase's seq: owed again. */
+  tombstoneHits: Map<string, number>;
 };
 
 /**
  * Loads what the batch's erases are checked against into `items` and `edges`: each target, its
- * sections and candidate versions (with theirs), every edge of these, the source keys, the
- * tombstones of every item id the batch names and the erases already made of the targets.
+ * sections and candidate versions (with theirs), every edge of these, the source keys, and the
+ * tombstones among the item ids the batch names that `deviceId` still owes the erase of: it holds
+ * the source as owed, or the last page it was answered (and has not acknowledged) sent the erase.
  */
 export async function loadEraseContext(
   tx: Queryable,
+  deviceId: string,
   ops: readonly Op[],
   itemIds: ReadonlySet<string>,
   items: Map<string, ItemState>,
@@ -45,18 +63,26 @@ export async function loadEraseContext(
 ): Promise<EraseContext> {
   const targets = ops.flatMap((o) => (o.kind === 'item.erase' ? [o.itemId] : []));
   const ctx: EraseContext = {
-    erased: new Set(),
+    erased: new Map(),
     sourceKeys: new Map(),
     erasures: [],
     eraseStale: new Map(),
-    tombstoneHits: new Set(),
+    tombstoneHits: new Map(),
   };
   const named = [...itemIds];
   if (named.length > 0) {
-    const rows = await tx.query<{ id: string }>('SELECT id FROM erased_items WHERE id = ANY($1::text[])', [
-      named,
-    ]);
-    for (const r of rows) ctx.erased.add(r.id);
+    const rows = await tx.query<{ id: string; source: string; seq: number | string | null; owed: boolean }>(
+      `SELECT t.id, COALESCE(t.source_id, t.id) AS source, t.erase_seq AS seq,
+         EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $2
+                   AND h.entity_id = COALESCE(t.source_id, t.id) AND h.erase_seq IS NOT NULL) AS owed
+       FROM erased_items t WHERE t.id = ANY($1::text[])`,
+      [named, deviceId],
+    );
+    const sent = rows.length > 0 ? await unacknowledgedErasures(tx, deviceId) : new Set<string>();
+    for (const r of rows) {
+      if (r.owed || sent.has(r.source))
+        ctx.erased.set(r.id, { source: r.source, seq: r.seq === null ? null : Number(r.seq) });
+    }
   }
   if (targets.length === 0) return ctx;
   const parts = await tx.query<{ id: string }>(
@@ -88,8 +114,20 @@ export async function loadEraseContext(
   return ctx;
 }
 
+/** The sources whose erase the device's last answered page sent, while it is not acknowledged ([S19]). */
+async function unacknowledgedErasures(tx: Queryable, deviceId: string): Promise<Set<string>> {
+  const rows = await tx.query<{ unerased: string }>('SELECT unerased FROM pull_pages WHERE device_id = $1', [
+    deviceId,
+  ]);
+  const pairs = rows[0] ? (JSON.parse(rows[0].unerased) as [string, number][]) : [];
+  return new Set(pairs.map(([id]) => id));
+}
+
 /** The items and edges an erase of `source` deletes, as the batch stands now. */
-function partsOf(b: Batch, source: ItemState): { items: string[]; edges: string[]; blobs: string[] } {
+function partsOf(
+  b: Batch,
+  source: ItemState,
+): { items: string[]; edges: string[]; blobs: string[]; creators: string[] } {
   const key = b.sourceKeys.get(source.id);
   const versions = [...b.items.values()].filter(
     (s) =>
@@ -106,8 +144,10 @@ function partsOf(b: Batch, source: ItemState): { items: string[]; edges: string[
   const items = [...heads, ...sections.map((s) => s.id)];
   const set = new Set(items);
   const edges = [...b.edges.values()].filter((e) => set.has(e.fromId) || set.has(e.toId)).map((e) => e.id);
-  const blobs = [source, ...versions, ...sections].flatMap((s) => (s.blob ? [s.blob] : []));
-  return { items, edges, blobs: [...new Set(blobs)] };
+  const all = [source, ...versions, ...sections];
+  const blobs = all.flatMap((s) => (s.blob ? [s.blob] : []));
+  const creators = all.flatMap((s) => (s.createdBy ? [s.createdBy] : []));
+  return { items, edges, blobs: [...new Set(blobs)], creators: [...new Set(creators)] };
 }
 
 /** Why a file or note may not be erased by this op, or null ([S35]). */
@@ -129,24 +169,28 @@ function kindRefusal(b: Batch, current: ItemState): string | null {
  */
 export function checkErase(b: Batch, op: EraseOp): string | null {
   const id = op.itemId;
-  if (!b.visible.has(op.scope)) return `${b.actor.user} cannot write in scope ${op.scope}`;
   const current = b.items.get(id);
-  if (!current || !b.visible.has(current.scope)) return null;
-  if (op.scope !== current.scope)
-    return `op scope ${op.scope} differs from the item's scope ${current.scope}`;
-  const refusal = b.actor.isAdmin
-    ? kindRefusal(b, current)
-    : `only a workspace admin can erase ${id}: ${b.actor.user} is not one`;
+  const seen = current && b.visible.has(current.scope) ? current : undefined;
+  const refusal = !b.visible.has(op.scope)
+    ? `${b.actor.user} cannot write in scope ${op.scope}`
+    : !seen
+      ? null
+      : op.scope !== seen.scope
+        ? `op scope ${op.scope} differs from the item's scope ${seen.scope}`
+        : b.actor.isAdmin
+          ? kindRefusal(b, seen)
+          : `only a workspace admin can erase ${id}: ${b.actor.user} is not one`;
+  if (!seen) return refusal;
   if (refusal) {
     // The device erased what it could see of it: it is sent the server's state again ([S34]).
-    const parts = partsOf(b, current);
+    const parts = partsOf(b, seen);
     b.eraseStale.set(op.id, [...parts.items, ...parts.edges]);
     return refusal;
   }
-  const parts = partsOf(b, current);
+  const parts = partsOf(b, seen);
   for (const item of parts.items) {
     b.items.delete(item);
-    b.erased.add(item);
+    b.erased.set(item, { source: id, seq: null });
   }
   for (const edge of parts.edges) b.edges.delete(edge);
   b.erasures.push({ opId: op.id, source: id, ...parts });
@@ -155,31 +199,40 @@ export function checkErase(b: Batch, op: EraseOp): string | null {
 
 /**
  * Applies the batch's accepted erases in its transaction ([S35], [S36]): rows, the ops that carried
- * them, holdings (a device that held a part holds the source's id, so its erase reaches it), the
- * tombstones and the audit entry. Answers the blobs nothing references any more, to delete once
- * the transaction has committed.
+ * them, holdings (a device that held any part owes the erase: it holds the source's id with the
+ * erase's seq), the tombstones and the audit entry. Uploads of the bytes nothing references any
+ * more are dropped: the erased items' creators', and others' older than `graceMs` (a teammate who
+ * uploaded the same bytes a moment ago is about to push the item that needs them, as
+ * src/server/blobs/uploads.ts sweeps). Answers the hashes left with no upload, whose bytes are
+ * deleted once the transaction has committed.
  */
-export async function applyErasures(tx: Queryable, b: Batch, at: string): Promise<string[]> {
+export async function applyErasures(tx: Queryable, b: Batch, at: string, graceMs: number): Promise<string[]> {
   const gone: string[] = [];
+  const before = new Date(Date.parse(at) - graceMs).toISOString();
   for (const e of b.erasures) {
     const ids = [...e.items, ...e.edges];
     const parts = ids.filter((id) => id !== e.source);
+    const op = await tx.query<{ seq: number | string }>('SELECT seq FROM ops WHERE id = $1', [e.opId]);
+    const seq = Number(op[0]?.seq);
     await tx.query(
       `DELETE FROM ops WHERE entity_id = ANY($1::text[]) AND kind IN ('item.upsert', 'edge.upsert')`,
       [ids],
     );
     await tx.query('DELETE FROM edges WHERE id = ANY($1::text[])', [e.edges]);
     await tx.query('DELETE FROM items WHERE id = ANY($1::text[])', [e.items]);
+    // A source written again after an earlier erase keeps one tombstone, naming the last erase.
     await tx.query(
-      `INSERT INTO erased_items (id, erased_by, erased_at) SELECT x, $2, $3 FROM unnest($1::text[]) AS t(x)
-       ON CONFLICT (id) DO NOTHING`,
-      [e.items, b.actor.user, at],
+      `INSERT INTO erased_items (id, erased_by, erased_at, source_id, erase_seq)
+       SELECT x, $2, $3, $4, $5 FROM unnest($1::text[]) AS t(x)
+       ON CONFLICT (id) DO UPDATE SET erased_by = EXCLUDED.erased_by, erased_at = EXCLUDED.erased_at,
+         source_id = EXCLUDED.source_id, erase_seq = EXCLUDED.erase_seq`,
+      [e.items, b.actor.user, at, e.source, seq],
     );
     await tx.query(
-      `INSERT INTO device_holdings (device_id, entity_id)
-       SELECT DISTINCT device_id, $2 FROM device_holdings WHERE entity_id = ANY($1::text[])
-       ON CONFLICT (device_id, entity_id) DO NOTHING`,
-      [parts, e.source],
+      `INSERT INTO device_holdings (device_id, entity_id, erase_seq)
+       SELECT DISTINCT device_id, $2, $3::bigint FROM device_holdings WHERE entity_id = ANY($1::text[])
+       ON CONFLICT (device_id, entity_id) DO UPDATE SET erase_seq = EXCLUDED.erase_seq`,
+      [ids, e.source, seq],
     );
     await tx.query('DELETE FROM device_holdings WHERE entity_id = ANY($1::text[])', [parts]);
     // The erasing device has erased it already.
@@ -192,14 +245,22 @@ export async function applyErasures(tx: Queryable, b: Batch, at: string): Promis
       [e.blobs],
     );
     const unreferenced = e.blobs.filter((h) => !kept.some((k) => k.blob === h));
-    await tx.query('DELETE FROM blob_uploads WHERE hash = ANY($1::text[])', [unreferenced]);
-    gone.push(...unreferenced);
+    await tx.query(
+      `DELETE FROM blob_uploads WHERE hash = ANY($1::text[]) AND (user_id = ANY($2::text[]) OR uploaded_at < $3)`,
+      [unreferenced, e.creators, before],
+    );
+    const uploaded = await tx.query<{ hash: string }>(
+      'SELECT DISTINCT hash FROM blob_uploads WHERE hash = ANY($1::text[])',
+      [unreferenced],
+    );
+    const deleted = unreferenced.filter((h) => !uploaded.some((u) => u.hash === h));
+    gone.push(...deleted);
     await audit(tx, {
       at,
       actor: b.actor.user,
       action: 'item.erase',
       subject: e.source,
-      details: { op: e.opId, items: e.items.length, edges: e.edges.length, blobs: unreferenced.length },
+      details: { op: e.opId, items: e.items.length, edges: e.edges.length, blobs: deleted.length },
     });
   }
   return [...new Set(gone)];
@@ -207,7 +268,8 @@ export async function applyErasures(tx: Queryable, b: Batch, at: string): Promis
 
 /**
  * [S34], [S36] The device that pushed refused changes: a refused erase's parts are sent again (its
- * holdings go stale), and an id refused as erased is held, so the next pull sends the erase.
+ * holdings go stale), and the source of an id refused as erased is held as owed, so the next pull
+ * sends the erase.
  */
 export async function holdRefusedErasures(tx: Queryable, b: Batch, refusedOps: readonly string[]) {
   const stale = refusedOps.flatMap((id) => b.eraseStale.get(id) ?? []);
@@ -219,20 +281,14 @@ export async function holdRefusedErasures(tx: Queryable, b: Batch, refusedOps: r
   }
   if (b.tombstoneHits.size > 0) {
     await tx.query(
-      `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
-       ON CONFLICT (device_id, entity_id) DO NOTHING`,
-      [b.actor.deviceId, [...b.tombstoneHits]],
+      `INSERT INTO device_holdings (device_id, entity_id, erase_seq)
+       SELECT $1, x, s FROM unnest($2::text[], $3::bigint[]) AS t(x, s)
+       ON CONFLICT (device_id, entity_id) DO UPDATE SET erase_seq = EXCLUDED.erase_seq`,
+      [b.actor.deviceId, [...b.tombstoneHits.keys()], [...b.tombstoneHits.values()]],
     );
   }
 }
 
-type ErasedRow = {
-  id: string;
-  seq: number | string | null;
-  actor: string | null;
-  body: string | null;
-  kind: string | null;
-};
 export type ErasedOpRow = {
   seq: number | string;
   actor: string;
@@ -242,42 +298,31 @@ export type ErasedOpRow = {
 };
 
 /**
- * [S36] What a pull sends first: the erase of every erased id the device holds (once, whatever
- * scope its user sees now: it held a copy), within `limit`. The holdings are dropped (the page
- * record keeps them, so an unacknowledged page sends them again, [S19]); `full` when more wait.
+ * [S36] What a pull sends first: the erase every held source is owed (once, whatever scope its
+ * user sees now: it held a copy), within `limit`. The holdings are dropped (the page record keeps
+ * them with their erase, so an unacknowledged page owes them again, [S19]); `full` when more wait.
  */
 export async function erasuresFor(
   tx: Queryable,
   deviceId: string,
   limit: number,
-): Promise<{ rows: ErasedOpRow[]; dropped: string[]; full: boolean }> {
+): Promise<{ rows: ErasedOpRow[]; dropped: [string, number][]; full: boolean }> {
   if (limit <= 0) return { rows: [], dropped: [], full: true };
-  const picked = await tx.query<ErasedRow>(
-    `SELECT h.entity_id AS id, o.seq, o.actor, o.body, o.kind
-     FROM device_holdings h JOIN erased_items t ON t.id = h.entity_id
-     LEFT JOIN LATERAL (
-       -- The erase that made the tombstone: an erase any member sent earlier of an id out of sight
-       -- was accepted and changed nothing ([S35]); it is never the one replicas are sent.
-       SELECT seq, actor, body, kind FROM ops
-       WHERE kind = 'item.erase' AND entity_id = h.entity_id AND actor = t.erased_by
-       ORDER BY seq LIMIT 1
-     ) o ON TRUE
-     WHERE h.device_id = $1 ORDER BY h.entity_id LIMIT $2`,
+  const picked = await tx.query<{ id: string; erase_seq: number | string }>(
+    `SELECT entity_id AS id, erase_seq FROM device_holdings
+     WHERE device_id = $1 AND erase_seq IS NOT NULL ORDER BY entity_id LIMIT $2`,
     [deviceId, limit],
   );
-  const dropped = picked.map((p) => p.id);
-  if (dropped.length > 0) {
-    await tx.query('DELETE FROM device_holdings WHERE device_id = $1 AND entity_id = ANY($2::text[])', [
-      deviceId,
-      dropped,
-    ]);
-  }
-  const rows = picked
-    .flatMap((p) =>
-      p.seq !== null && p.actor !== null && p.body !== null && p.kind !== null
-        ? [{ seq: p.seq, actor: p.actor, body: p.body, kind: p.kind, entity_id: p.id }]
-        : [],
-    )
-    .sort((x, y) => Number(x.seq) - Number(y.seq));
+  const dropped = picked.map((p): [string, number] => [p.id, Number(p.erase_seq)]);
+  if (dropped.length === 0) return { rows: [], dropped, full: false };
+  await tx.query('DELETE FROM device_holdings WHERE device_id = $1 AND entity_id = ANY($2::text[])', [
+    deviceId,
+    dropped.map(([id]) => id),
+  ]);
+  const rows = await tx.query<ErasedOpRow>(
+    `SELECT seq, actor, body, kind, entity_id FROM ops
+     WHERE kind = 'item.erase' AND seq = ANY($1::bigint[]) ORDER BY seq`,
+    [[...new Set(dropped.map(([, seq]) => seq))]],
+  );
   return { rows, dropped, full: picked.length === limit };
 }

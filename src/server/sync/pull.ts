@@ -40,9 +40,10 @@ import { erasuresFor } from './erase.ts';
 
 type OpRow = { seq: number | string; actor: string; body: string; kind: string; entity_id: string | null };
 
+// A holding that owes an erase is no eviction: the erase is sent, whatever the scope ([S36]).
 const EVICT_SQL = `
   SELECT h.entity_id AS id FROM device_holdings h JOIN items i ON i.id = h.entity_id
-  WHERE h.device_id = $1 AND NOT (i.scope = ANY($2::text[]))
+  WHERE h.device_id = $1 AND h.erase_seq IS NULL AND NOT (i.scope = ANY($2::text[]))
   UNION ALL
   SELECT h.entity_id AS id FROM device_holdings h JOIN edges e ON e.id = h.entity_id
     JOIN items a ON a.id = e.from_id JOIN items b ON b.id = e.to_id
@@ -160,22 +161,25 @@ type PendingPage = {
   evicted: string;
   held: string;
   unstaled: string;
+  unerased: string;
   after_seq: number | string;
   cursor_seq: number | string;
 };
 
 /**
  * Settles the device's last answered page ([S19]): forgets it when acknowledged, otherwise
- * restores `device_holdings` as it was before that page.
+ * restores `device_holdings` as it was before that page (the erases it sent are owed again).
+ * `after`: the cursor a pull asks from (a push, [S36], settles only with an `ack`, and has none).
  */
-async function settlePending(
+export async function settlePending(
   tx: Queryable,
   deviceId: string,
-  after: number,
+  after: number | null,
   ack: string | null,
 ): Promise<void> {
   const rows = await tx.query<PendingPage>(
-    'SELECT page_id, evicted, held, unstaled, after_seq, cursor_seq FROM pull_pages WHERE device_id = $1 FOR UPDATE',
+    `SELECT page_id, evicted, held, unstaled, unerased, after_seq, cursor_seq FROM pull_pages
+     WHERE device_id = $1 FOR UPDATE`,
     [deviceId],
   );
   const pending = rows[0];
@@ -204,6 +208,15 @@ async function settlePending(
       `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
        ON CONFLICT DO NOTHING`,
       [deviceId, evicted],
+    );
+  }
+  const unerased = JSON.parse(pending.unerased) as [string, number][];
+  if (unerased.length > 0) {
+    await tx.query(
+      `INSERT INTO device_holdings (device_id, entity_id, erase_seq)
+       SELECT $1, x, s FROM unnest($2::text[], $3::bigint[]) AS t(x, s)
+       ON CONFLICT (device_id, entity_id) DO UPDATE SET erase_seq = EXCLUDED.erase_seq`,
+      [deviceId, unerased.map(([id]) => id), unerased.map(([, seq]) => seq)],
     );
   }
 }
@@ -252,19 +265,19 @@ export async function pullOps(
     }
     const { added, unstaled } = await hold(tx, actor.deviceId, rows);
     const page = randomUUID();
-    // Dropped holdings of erased ids are undone like evictions ([S19]).
-    const undoable = [...evicted, ...erased.dropped];
+    // Dropped holdings of erased sources are owed again if the page is not acknowledged ([S19]).
     // A page that changed no holdings has nothing to undo: it is not recorded.
-    if (undoable.length > 0 || added.length > 0 || unstaled.length > 0) {
+    if (evicted.length > 0 || erased.dropped.length > 0 || added.length > 0 || unstaled.length > 0) {
       await tx.query(
-        `INSERT INTO pull_pages (device_id, page_id, evicted, held, unstaled, after_seq, cursor_seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO pull_pages (device_id, page_id, evicted, held, unstaled, unerased, after_seq, cursor_seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           actor.deviceId,
           page,
-          JSON.stringify(undoable),
+          JSON.stringify(evicted),
           JSON.stringify(added),
           JSON.stringify(unstaled),
+          JSON.stringify(erased.dropped),
           after,
           cursor,
         ],

@@ -9,6 +9,7 @@ import type { Op, PushResponse } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
 import type { BlobStore } from '../blobs/store.ts';
+import { DEFAULT_BLOB_GRACE_MS, deleteUnreferencedBytes } from '../blobs/uploads.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { narrowestScope } from '../scopes.ts';
 import {
@@ -25,6 +26,7 @@ import {
 import { type Batch, loadBatch } from './batch.ts';
 import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
 import { applyErasures, checkErase, holdRefusedErasures } from './erase.ts';
+import { settlePending } from './pull.ts';
 import { auditDecisions, checkProposalCreate, checkProposalDecide } from './push-proposals.ts';
 import { type EdgeState, type ItemState, mergeState, saveEdges, saveItems, saveProposals } from './state.ts';
 
@@ -53,15 +55,14 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
   const namespace = namespaceFor(b, item, current);
   const badId = idRefusal(b, item, namespace);
   if (badId) return badId;
-  // [S36] An erased id is never written again, nor a version of an erased source (it would bring
-  // its text back); the device is sent the erase.
-  if (b.erased.has(item.id)) {
-    b.tombstoneHits.add(item.id);
-    return `item ${item.id} was erased: it cannot be written again`;
-  }
-  if (item.superseded_by && b.erased.has(item.superseded_by)) {
-    b.tombstoneHits.add(item.superseded_by);
-    return `item ${item.id} is superseded by ${item.superseded_by}, which was erased`;
+  // [S36] A device that still owes an erase writes no part of it, nor a version of the erased
+  // source (either would bring its text back); it is sent the erase.
+  const erased = b.erased.get(item.id) ?? (item.superseded_by ? b.erased.get(item.superseded_by) : undefined);
+  if (erased) {
+    if (erased.seq !== null) b.tombstoneHits.set(erased.source, erased.seq);
+    return b.erased.has(item.id)
+      ? `item ${item.id} was erased: this device is sent the erase before it may write it again`
+      : `item ${item.id} is superseded by ${item.superseded_by}, which was erased: this device is sent the erase first`;
   }
   const refusal = shapeRefusal(b, item, current);
   if (refusal) return refusal;
@@ -248,13 +249,21 @@ async function auditScopeChanges(tx: Queryable, before: Map<string, ItemState>, 
   }
 }
 
-/** `blobs`: where bytes an erase left unreferenced are deleted, once the batch has committed ([S35]). */
+export type PushOptions = {
+  /** Where bytes an erase left unreferenced are deleted, once the batch has committed ([S35]). */
+  blobs?: BlobStore;
+  /** How long a fresh upload is kept for the push that needs it (src/server/blobs/uploads.ts). */
+  graceMs?: number;
+  /** The last pull page the device committed ([S19]), settled before the batch is decided ([S36]). */
+  ack?: string | null;
+};
+
 export async function pushOps(
   db: Db,
   now: Date,
   actor: Actor,
   ops: readonly Op[],
-  blobs?: BlobStore,
+  options: PushOptions = {},
 ): Promise<PushResponse> {
   const batch = prepare(ops);
   const at = now.toISOString();
@@ -269,6 +278,8 @@ export async function pushOps(
       [batch.map((p) => p.op.id)],
     );
     const known = new Map(knownRows.map((r) => [r.id, { hash: r.body_hash, seq: Number(r.seq) }]));
+    // Which erases the device has applied decides what it may write again ([S36]).
+    if (typeof options.ack === 'string') await settlePending(tx, actor.deviceId, null, options.ack);
     const b = await loadBatch(tx, actor, ops, now);
     const itemsBefore = new Map(b.items);
     const outcomes = await decide(b, batch, known);
@@ -297,7 +308,7 @@ export async function pushOps(
         inserts.map((r) => r.p),
       );
       // After the ops are in: an erase takes the ops of what it erases with it, this batch's too.
-      erasedBlobs = await applyErasures(tx, b, at);
+      erasedBlobs = await applyErasures(tx, b, at, options.graceMs ?? DEFAULT_BLOB_GRACE_MS);
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
       await holdWon(tx, actor.deviceId, [
         ...wonItems.map((s) => s.id),
@@ -317,7 +328,7 @@ export async function pushOps(
     );
     return respond(batch, outcomes, b.stale);
   });
-  for (const hash of erasedBlobs) await blobs?.delete(hash);
+  if (options.blobs) await deleteUnreferencedBytes(db, options.blobs, erasedBlobs);
   return response;
 }
 

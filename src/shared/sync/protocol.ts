@@ -11,9 +11,11 @@ import { z } from 'zod';
  * checks ids, origins, clocks and blob references ([S25]–[S29]); protocol 3 adds tree records
  * (storage kind `tree`, docs/TREES.md [T13]), which a replica of protocol 2 could not read;
  * protocol 4 adds erasing a source (`item.erase`, [S35]), which a replica of protocol 3 would set
- * aside and keep the erased source.
+ * aside and keep the erased source; protocol 5 adds `ack` to a push, so a device that applied an
+ * erase may write the id again ([S36]), which a server of protocol 4 would refuse as a field it
+ * does not know.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 export const PROTOCOL_HEADER = 'x-brain-protocol';
 /** How far ahead of the server's clock an operation's hlc may be ([S28]); replicas never adopt more. */
 export const CLOCK_SKEW_MAX_MS = 5 * 60 * 1000;
@@ -168,7 +170,13 @@ export const OpSchema = z.discriminatedUnion('kind', [
 ]);
 export type Op = z.infer<typeof OpSchema>;
 
-export const PushRequestSchema = z.object({ ops: z.array(OpSchema).max(PUSH_MAX_OPS) }).strict();
+/**
+ * `ack`: the id of the last pull page the replica committed (as on a pull, [S19]), so the server
+ * knows which erases it has applied before it decides the batch ([S36]).
+ */
+export const PushRequestSchema = z
+  .object({ ops: z.array(OpSchema).max(PUSH_MAX_OPS), ack: z.string().min(1).max(64).nullable().optional() })
+  .strict();
 export type PushRequest = z.infer<typeof PushRequestSchema>;
 /**
  * `newer` on a refusal: the op moved an item to another scope but a newer change of the item is

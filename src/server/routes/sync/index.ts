@@ -12,7 +12,11 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post(ROUTES.push, { bodyLimit: PUSH_MAX_BYTES }, async (req) => {
     const actor = actorOf(req);
     const body = parseWith(PushRequestSchema, req.body, 'push batch');
-    const result = await pushOps(ctx.db, ctx.clock.now(), actor, body.ops, ctx.blobs);
+    const result = await pushOps(ctx.db, ctx.clock.now(), actor, body.ops, {
+      blobs: ctx.blobs,
+      graceMs: ctx.blobGraceMs,
+      ack: body.ack,
+    });
     req.log.info(
       { user: actor.user, accepted: result.accepted.length, refused: result.refused.length },
       'push',
