@@ -8,6 +8,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileSource } from '#engine/compile/index.ts';
+import { resolveModel } from '#engine/llm/config.ts';
 import { compileStep, jsonReply, requestText } from '#engine/testing/compile-model.ts';
 import { dumpTables } from '#engine/testing/db-dump.ts';
 import {
@@ -15,6 +17,8 @@ import {
   type ScriptedReply,
   startScriptedModel,
 } from '#engine/testing/scripted-model.ts';
+import { openAsLocalUser } from '#engine/testing/test-engine.ts';
+import { until } from '#engine/testing/until.ts';
 import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
 
 const PAGE = '/work/shared/corpus/basecamp-handbook/our-internal-systems.md';
@@ -125,6 +129,44 @@ describe('brain compile', { timeout: 300_000 }, () => {
       results: [{ id: file, state: 'done', facts: 2, added: 0, kept: 2 }],
     });
     expect(model.requests.filter((r) => compileStep(r) === 'extract')).toHaveLength(2);
+  });
+
+  it('[K11] a source another process is compiling is skipped: "being compiled by another process", one model call', async () => {
+    const added = await ws.brainJson<{ added: { id: string }[] }>('add', ws.files);
+    const file = added.added[0]?.id ?? '';
+    await ws.brainText('index'); // no chat model yet: nothing is compiled
+    await configure();
+    let release: () => void = () => undefined;
+    const after = new Promise<void>((r) => {
+      release = r;
+    });
+    extract = () => ({ after, reply: jsonReply(SYSTEMS) });
+    // The other process: an engine of this member's on the same workspace, its model call held back.
+    const engine = openAsLocalUser('tester', { home: ws.home, modelDir: ws.modelDir });
+    try {
+      const access = await resolveModel(engine.db, engine.home);
+      if (!access) throw new Error('no chat model configured');
+      const running = compileSource(engine, access, file);
+      await until(
+        () => model.requests.filter((r) => compileStep(r) === 'extract').length,
+        (n) => n === 1,
+        {
+          label: 'the first extract asked',
+        },
+      );
+      const r = await ws.brain('compile', file);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        `busy     ${file}  our-internal-systems.md: being compiled by another process`,
+      );
+      expect(r.stdout).toContain('0 compiled, 0 unchanged, 1 being compiled by another process, 0 failed');
+      release();
+      expect(await running).toMatchObject({ state: 'done', facts: 2 });
+    } finally {
+      release();
+      await engine.close();
+    }
+    expect(model.requests.filter((r) => compileStep(r) === 'extract')).toHaveLength(1);
   });
 
   it('[K9] a model that fails is a failed line and a non-zero exit; bad ids are refused naming them', async () => {

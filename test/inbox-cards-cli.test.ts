@@ -116,6 +116,12 @@ describe('brain inbox with review cards', { timeout: 240_000 }, () => {
     expect(text).toContain('Review cards: 1 possible duplicate, 0 empty pages.');
     const listed = await ws.brainJson<ReviewCards>('inbox', 'cards');
     expect(listed.cards.map((c) => c.id)).toEqual([card]);
+    // `brain inbox --json`: inbox.list's fields as they were, and the cards the text lists.
+    const whole = await ws.brainJson<{ pending: number; items: unknown[]; cards: ReviewCards['cards'] }>(
+      'inbox',
+    );
+    expect(whole).toMatchObject({ pending: 0, items: [] });
+    expect(whole.cards).toEqual(listed.cards);
 
     const refused = await ws.brain('inbox', 'resolve', card, 'merge');
     expect(refused.code).toBe(2);

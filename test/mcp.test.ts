@@ -155,7 +155,7 @@ describe('brain mcp over stdio', () => {
     ({ client } = await stdioClient({ agent: 'claude-test', run: 'run-42' }));
   });
 
-  it('lists the seventeen tools with annotations and says brain text is data', async () => {
+  it('lists the eighteen tools with annotations and says brain text is data', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -179,6 +179,7 @@ describe('brain mcp over stdio', () => {
         'brain_fact',
         // Agent brains (docs/AGENTS.md)
         'brain_observe',
+        'brain_agent_brain',
       ].sort(),
     );
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -622,7 +623,7 @@ describe('brain mcp --http', () => {
     const client = new Client({ name: 'http-client', version: '1' });
     await client.connect(transport);
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(17);
+    expect((await client.listTools()).tools).toHaveLength(18);
     const hits = (await call(client, 'brain_search', { query: 'refunded annual plans' })).json().hits;
     expect(hits[0].citation.fileLabel).toBe('billing.md');
     const added = (

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccessCheck } from './commands/access-check.ts';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
+import { registerAgents } from './commands/agents.ts';
 import { registerAsk, registerChat } from './commands/chat.ts';
 import { registerCompile } from './commands/compile.ts';
 import { registerConfig } from './commands/config.ts';
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
   registerMention(program);
   registerFact(program);
   registerObserve(program);
+  registerAgents(program);
   registerCompile(program);
   registerRemove(program);
   registerErase(program);

@@ -2,7 +2,9 @@
  * Parity rows for observations (src/shared/api/ops/agents.ts, docs/AGENTS.md [G1], [G2]). Who may
  * send which type differs by surface on purpose ([G2]: an agent never human_*, a person only
  * human_*), so the writes here are the refusals every surface gives alike; the reads list two
- * observations recorded as the rows are built (one by an agent in a run, one a person's).
+ * observations recorded as the rows are built (one by an agent in a run, one a person's). The
+ * agent-brain rows ([G3]–[G6]) read the agent that first observation made, set its tier (the same
+ * answer each time) and give the refusals every surface gives alike (no chat model is configured).
  */
 import { observe } from '#engine/agents/observations.ts';
 import type { Case, ParityWorld } from './case.ts';
@@ -64,6 +66,63 @@ export function agentCases(w: ParityWorld): Case[] {
       op: 'observations.add',
       input: { type: 't'.repeat(65), text: 'x' },
       cli: ['observe', '--type', 't'.repeat(65), '--text', 'x'],
+    },
+    // Agent brains ([G3]–[G6]): the agent row made by its first observation above.
+    { name: 'the agents I can see', op: 'agents.list', input: {}, cli: ['agents', 'list'] },
+    {
+      name: "an agent's brain before any synthesis",
+      op: 'agents.show',
+      input: { agent: 'parity-coder' },
+      cli: ['agents', 'show', 'parity-coder'],
+    },
+    {
+      name: "an agent's versions (none yet)",
+      op: 'agents.versions',
+      input: { agent: 'parity-coder' },
+      cli: ['agents', 'versions', 'parity-coder'],
+    },
+    {
+      name: 'an agent no one can see (refused)',
+      op: 'agents.show',
+      input: { agent: 'nobody' },
+      cli: ['agents', 'show', 'nobody'],
+    },
+    {
+      name: 'setting a tier (the same answer every time)',
+      op: 'agents.set',
+      input: { agent: 'parity-coder', tier: 'lead' },
+      cli: ['agents', 'set', 'parity-coder', '--tier', 'lead'],
+    },
+    {
+      name: 'an unknown tier (refused)',
+      op: 'agents.set',
+      input: { agent: 'parity-coder', tier: 'boss' },
+      cli: ['agents', 'set', 'parity-coder', '--tier', 'boss'],
+    },
+    {
+      name: 'rolling back to a version that does not exist (refused)',
+      op: 'agents.rollback',
+      input: { agent: 'parity-coder', to: 3 },
+      cli: ['agents', 'rollback', 'parity-coder', '--to', '3'],
+    },
+    {
+      name: 'a diff of versions that do not exist (refused)',
+      op: 'agents.diff',
+      input: { agent: 'parity-coder', from: 1, to: 2 },
+      cli: ['agents', 'diff', 'parity-coder', '1', '2'],
+    },
+    {
+      name: 'synthesizing without a chat model (refused)',
+      op: 'agents.synthesize',
+      input: { agent: 'parity-coder', force: true },
+      cli: ['agents', 'synthesize', 'parity-coder', '--force'],
+    },
+    { name: 'pruning (nothing is due to go)', op: 'agents.prune', input: {}, cli: ['agents', 'prune'] },
+    {
+      name: 'the settings, with a price set',
+      op: 'agents.config',
+      input: { prices: { 'parity-model': { input: 1, output: 2, cached: 0.5 } }, stale_days: 60 },
+      cli: ['agents', 'config', '--clear-prices', '--price', 'parity-model=1,2,0.5', '--stale-days', '60'],
     },
   ];
 }

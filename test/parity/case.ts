@@ -13,6 +13,8 @@ export type Case = {
   cli: string[];
   /** Fields a write makes anew on each surface (ids of new notes), left out of the comparison. */
   fresh?: string[];
+  /** Fields only `brain --json` adds to the answer (`brain inbox`: the review cards too), left out of its comparison. */
+  cliOnly?: string[];
 };
 
 /** What the rows may use: the workspace home and its engine (one indexed Markdown file about a lease). */

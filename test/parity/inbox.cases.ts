@@ -112,8 +112,16 @@ export function inboxCases(w: ParityWorld): InboxCase[] {
   const decided = ['decidedAt', 'decidedBy', 'itemId'];
   const long = (n: number) => 'x'.repeat(n);
   return [
-    { name: 'the pending inbox', op: 'inbox.list', input: {}, cli: ['inbox'], before },
-    { name: 'the whole inbox', op: 'inbox.list', input: { all: true }, cli: ['inbox', '--all'], before },
+    // `brain inbox --json` adds the review cards (test/inbox-cards-cli.test.ts checks them).
+    { name: 'the pending inbox', op: 'inbox.list', input: {}, cli: ['inbox'], cliOnly: ['cards'], before },
+    {
+      name: 'the whole inbox',
+      op: 'inbox.list',
+      input: { all: true },
+      cli: ['inbox', '--all'],
+      cliOnly: ['cards'],
+      before,
+    },
     { name: 'the runs, every one for an admin', op: 'runs.list', input: {}, cli: ['runs'], before },
     {
       name: 'an approval with an edited body',

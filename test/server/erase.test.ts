@@ -7,8 +7,12 @@
  * and again when that page was lost.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Op, PulledOp } from '#shared/sync/protocol.ts';
+import { sweepBlobs } from '../../src/server/blobs/uploads.ts';
 import type { TestClient } from './client.ts';
 import { buildEdgeOp, buildItemOp, hlc, itemId, sectionOf, sha256 } from './factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from './harness.ts';
@@ -195,6 +199,16 @@ forEachBackend('[S35] erasing a source on the server', (backend) => {
       buildItemOp(SECTION, 'org', { hlc: hlc(101), item: { ...fresh, file_id: FILE } }),
     ]);
     expect(readd.refused).toEqual([]);
+    // The erased content itself is never written again under its id, by any device.
+    const same = await e.admin.push([
+      buildItemOp(SECTION, 'org', {
+        hlc: hlc(102),
+        item: { blob: BLOB, format: 'markdown', body: 'The quokka wombat timetable.', file_id: FILE },
+      }),
+    ]);
+    expect(same.refused.map((x) => x.reason)).toEqual([
+      `item ${SECTION} was erased: the same content is not written again under its id`,
+    ]);
     // Bob is sent the erase first, then the new file: nothing of the old text, and no erase again.
     const first = await bob.pullAll(held.cursor);
     expect(kinds(first.ops)).toEqual([`item.erase:${FILE}`, `item.upsert:${FILE}`, `item.upsert:${SECTION}`]);
@@ -241,6 +255,22 @@ forEachBackend('[S35] erasing a source on the server', (backend) => {
     expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
     expect(await rows(e, 'SELECT user_id FROM blob_uploads')).toEqual([]);
     expect(await e.server.blobs.has(BLOB)).toBe(false);
+  });
+
+  it('[S35] bytes an erase queued and a crash left are deleted by the next sweep', async () => {
+    const e = env();
+    await handbook(e);
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    // As if the process died between the commit and the deletion: the bytes and the queue row stay.
+    const tmp = join(mkdtempSync(join(tmpdir(), 'erase-')), 'bytes');
+    writeFileSync(tmp, BYTES);
+    await e.server.blobs.putFile(BLOB, tmp, BYTES.length);
+    await e.db.query(`INSERT INTO blob_deletions (hash, queued_at) VALUES ($1, '2026-01-01T00:00:00.000Z')`, [
+      BLOB,
+    ]);
+    expect(await sweepBlobs(e.db, e.server.blobs, new Date(), 24 * 3600 * 1000)).toBe(1);
+    expect(await e.server.blobs.has(BLOB)).toBe(false);
+    expect(await rows(e, 'SELECT hash FROM blob_deletions')).toEqual([]);
   });
 
   it('[S35] an erase keeps the bytes a teammate uploaded a moment ago', async () => {

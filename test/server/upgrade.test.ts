@@ -53,6 +53,7 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
       '0005-holdings-stale',
       '0006-erase',
       '0007-erase-owed',
+      '0008-erased-content',
     ]);
     // Every row kept as it was; the columns later migrations add hold their defaults.
     const upgraded = await dump(db);
@@ -134,7 +135,7 @@ forEachBackend('[D4] a server database of the previous release upgrades with its
     await db.query(
       `INSERT INTO device_holdings (device_id, entity_id) VALUES ('d1', 'f_gone'), ('d1', 'n_kept')`,
     );
-    expect(await migrate(db, AT)).toEqual(['0007-erase-owed']);
+    expect(await migrate(db, AT)).toEqual(['0007-erase-owed', '0008-erased-content']);
     expect(await db.query('SELECT source_id, erase_seq::int AS seq FROM erased_items')).toEqual([
       { source_id: 'f_gone', seq: 2 },
     ]);

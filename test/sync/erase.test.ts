@@ -134,16 +134,26 @@ forEachBackend('[S35] erasing a source between replicas', (backend) => {
     expect(out).toMatchObject({ id: file, versions: 1, sent: true, emptied: [{ id: ferries }] });
     await settle(ada, bob);
 
-    // Nothing of it on Bob's replica: no id, no word, no bytes; on Ada's, only her erase's record.
+    // Nothing of it on Bob's replica: no id, no word, no bytes, but the erase's id and content
+    // hash (so it is not added back, [K14]); on Ada's, that and her erase's record.
+    const tombstone = (r: { table: string }) => r.table === 'erased_content';
     for (const needle of [...parts, PHRASE]) {
-      expect(rowsHolding(bob.engine.db, needle), needle).toEqual([]);
+      expect(
+        rowsHolding(bob.engine.db, needle).filter((r) => !tombstone(r)),
+        needle,
+      ).toEqual([]);
       expect(
         rowsHolding(ada.engine.db, needle).filter(
-          (r) => !(r.table === 'telemetry' && r.row.event === 'item.erase'),
+          (r) => !tombstone(r) && !(r.table === 'telemetry' && r.row.event === 'item.erase'),
         ),
         needle,
       ).toEqual([]);
     }
+    expect(
+      rowsHolding(bob.engine.db, file)
+        .filter(tombstone)
+        .map((r) => Object.keys(r.row).sort()),
+    ).toEqual([['content', 'erased_at', 'id']]);
     for (const b of blobs) expect(bob.engine.blobs.has(b)).toBe(false);
     expect((await bob.engine.search(PHRASE, { mode: 'keyword' })).hits).toEqual([]);
     // Bob's note stays, without its link; the entity pages are Ada's.
@@ -206,7 +216,7 @@ forEachBackend('[S35] erasing a source between replicas', (backend) => {
     expect(rowsHolding(laptop.engine.db, PHRASE)).toEqual([]);
     // What is left of it there is the report of the refused change ([S29]).
     expect(new Set(rowsHolding(laptop.engine.db, file).map((r) => r.table))).toEqual(
-      new Set(['sync_refused']),
+      new Set(['sync_refused', 'erased_content']),
     );
     expect(await serverRows(env(), `SELECT seq FROM ops WHERE body LIKE $1`, [`%${PHRASE}%`])).toEqual([]);
     expect(await serverRows(env(), "SELECT id FROM items WHERE storage_kind <> 'entity'")).toEqual([]);
@@ -237,5 +247,23 @@ forEachBackend('[S35] erasing a source between replicas', (backend) => {
     }
     expect((await syncNow(ada.engine)).unsent).toEqual([]);
     expect(await serverRows(env(), `SELECT seq FROM ops WHERE body LIKE $1`, [`%${PHRASE}%`])).toEqual([]);
+  });
+
+  it('[K14] [S36] the erased file itself is not added back (a watched folder looks again): refused, naming why', async () => {
+    const ada = await replica('ada', [], { admin: true });
+    const path = ada.ws.write('travel.md', handbook('2026'));
+    const file = (await ada.engine.add([path])).added[0]?.id as string;
+    await ada.engine.index();
+    await settle(ada);
+    await call(ada.engine, 'items.erase', { id: file });
+    await settle(ada);
+    const again = await ada.engine.add([path]);
+    expect(again.added).toEqual([]);
+    expect(again.refused.map((r) => r.reason)).toEqual([
+      'travel.md was erased from this workspace: the same file is not added back (change it, or add it under another name)',
+    ]);
+    expect(partsOn(ada, file)).toEqual([]);
+    expect(rowsHolding(ada.engine.db, PHRASE)).toEqual([]);
+    expect((await syncNow(ada.engine)).unsent).toEqual([]);
   });
 });

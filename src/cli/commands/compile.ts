@@ -28,6 +28,7 @@ function compileLine(o: Line): string {
   const head = `${o.state.padEnd(8)} ${o.id}  ${o.label}`;
   if (o.state === 'failed') return `${head}: ${o.error}`;
   if (o.state === 'stale') return `${head}: changed while compiling; it is compiled again next time`;
+  if (o.state === 'busy') return `${head}: ${o.error ?? 'being compiled by another process'}`;
   const cards = o.cards ? `, ${o.cards} possible duplicate${o.cards === 1 ? '' : 's'} for review` : '';
   const changes = o.state === 'skipped' ? 'unchanged' : `${o.added} new, ${o.retired} retired`;
   return `${head}: ${o.facts} facts on ${o.entities} entities (${changes})${cards}`;
@@ -47,8 +48,9 @@ function printTotals(out: OutputOf<typeof KnowledgeCompile>): void {
   const by = (state: Outcome['state']) => out.results.filter((r) => r.state === state).length;
   const facts = out.results.reduce((n, r) => n + r.facts, 0);
   const cards = out.results.reduce((n, r) => n + r.cards, 0);
+  const busy = by('busy') ? `, ${by('busy')} being compiled by another process` : '';
   print(
-    `${by('done')} compiled, ${by('skipped')} unchanged, ${by('failed')} failed with ${out.model}: ${facts} facts${cards ? `, ${cards} possible duplicates in \`brain inbox\`` : ''}.`,
+    `${by('done')} compiled, ${by('skipped')} unchanged${busy}, ${by('failed')} failed with ${out.model}: ${facts} facts${cards ? `, ${cards} possible duplicates in \`brain inbox\`` : ''}.`,
   );
 }
 

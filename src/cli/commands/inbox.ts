@@ -3,8 +3,9 @@
  * The contract's inbox.list, inbox.approve and inbox.reject (src/shared/api/ops/inbox.ts): their
  * limits and who may decide are the engine command's, as on every surface. The review cards
  * (Possible duplicates, Empty pages: docs/FACTS.md [K12], [K13]) follow the proposals in the
- * listing; `brain inbox cards` lists them alone (inbox.cards) and `brain inbox resolve <card>
- * same [entity] | new | dismiss` decides one (inbox.resolveCard).
+ * listing (with `--json`, inbox.list's fields and the first page of cards as `cards`); `brain inbox
+ * cards` lists them alone (inbox.cards) and `brain inbox resolve <card> same [entity] | new |
+ * dismiss` decides one (inbox.resolveCard).
  */
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
@@ -67,8 +68,8 @@ export function registerInbox(program: Command): void {
       withEngine(program, async (engine) => {
         const ctx = memberContext(engine, 'cli');
         const view = await run(ctx, InboxList, { all: opts.all });
-        if (opts.json) return printJson(view);
         const cards = await run(ctx, InboxCards, { all: opts.all });
+        if (opts.json) return printJson({ ...view, cards: cards.cards });
         if (view.items.length === 0 && cards.cards.length === 0) print('The inbox is empty.');
         for (const p of view.items) show(p);
         for (const c of cards.cards) showCard(c);

@@ -5,6 +5,7 @@
  * person's and its type starts with human_.
  */
 import type { Command } from 'commander';
+import { RUN_FEEDBACK_TYPES } from '#engine/agents/observations.ts';
 import { run } from '#engine/commands/index.ts';
 import { type CommandContext, memberContext } from '#engine/commands/types.ts';
 import type { Engine } from '#engine/engine.ts';
@@ -43,8 +44,12 @@ function parsePayload(value: string | undefined): Record<string, unknown> | unde
 /** A person, or the agent a script names (its run, if given, goes into origin and the record). */
 function observerContext(engine: Engine, opts: ObserveOptions): CommandContext {
   if (opts.agent === undefined) {
-    if (opts.run !== undefined)
-      throw new AppError('validation-failed', "--run: a run is an agent's; give --agent too.");
+    // A person names a run only with feedback on it (docs/AGENTS.md [G10]).
+    if (opts.run !== undefined && !(RUN_FEEDBACK_TYPES as readonly string[]).includes(opts.type.trim()))
+      throw new AppError(
+        'validation-failed',
+        `--run: a run is an agent's; give --agent too, or a feedback type (${RUN_FEEDBACK_TYPES.join(', ')}).`,
+      );
     return memberContext(engine, 'cli');
   }
   return {
@@ -72,7 +77,7 @@ export function registerObserve(program: Command): void {
     .option('--payload <json>', 'structured details, a JSON object')
     .option('--importance <n>', '0–1 (default 0.5)')
     .option('--agent <name>', 'the agent the script records for (else a person)')
-    .option('--run <id>', "the agent's run")
+    .option('--run <id>', "the agent's run; without --agent, the run a person's feedback is on")
     .option('--json', 'print JSON')
     .action((opts: ObserveOptions) =>
       withEngine(program, async (engine) => {
@@ -81,6 +86,7 @@ export function registerObserve(program: Command): void {
           text: opts.text,
           payload: parsePayload(opts.payload),
           importance: optionalNumber(opts.importance),
+          ...(opts.agent === undefined && opts.run !== undefined ? { run: opts.run } : {}),
         });
         if (opts.json) return printJson(out);
         printObservation(out.observation);

@@ -12,6 +12,7 @@ import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { ownedItemId } from '../ids.ts';
 import { detectFormat } from '../ingest/index.ts';
 import type { DetectResult } from '../ingest/types.ts';
+import { erasedWith } from '../knowledge/erase.ts';
 import { sameBytesNote } from '../knowledge/health.ts';
 import { archiveVersion } from '../knowledge/versions.ts';
 import { ftsDelete, getRow, type ItemRow } from '../read/items.ts';
@@ -197,6 +198,13 @@ function recordFile(ctx: AddContext, stored: Stored, result: AddResult): void {
   const id = ownedItemId(ctx.workspaceId, 'file', ctx.user, source.sourceKey);
   const existing = getRow(ctx.db, id);
   const entry = { id, label: source.name, path: source.path };
+  if (!existing && erasedWith(ctx.db, id, blob)) {
+    result.refused.push({
+      path: source.path,
+      reason: `${source.name} was erased from this workspace: the same file is not added back (change it, or add it under another name)`,
+    });
+    return;
+  }
   if (existing) noteScopeKept(source, existing.scope, entry, result);
   if (existing && existing.blob === blob && existing.retired_at === null) {
     result.unchanged.push(entry);

@@ -2,12 +2,14 @@
  * Observations, the cheap write path of agent brains (docs/AGENTS.md [G1], [G2]): one insert, no
  * model. Every rule is checked here, whatever surface called: a bad field is refused with its name
  * and nothing is written. Content is append-only at the database (migration 0017-observations):
- * nothing here updates or deletes a row. An observation is kept in the acting member's user scope
- * (the agent's brain scope, [G1]); a reader lists only those in scopes they can see.
+ * nothing here updates or deletes a row. An observation is kept in the scope of the agent's brain it
+ * feeds when the member may write there, else the member's user scope ([G1], [G10]); a reader lists
+ * only those in scopes they can see.
  */
 
 import type { z } from 'zod';
 import {
+  AGENT_NAME_RE,
   HUMAN_TYPE_PREFIX,
   OBSERVATION_LIMITS as L,
   type ObservationSchema,
@@ -15,6 +17,8 @@ import {
 import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { observationId } from '../ids.ts';
+import { canSee, visibleScopes } from '../scope.ts';
+import { ensureAgent, getAgent } from './agents.ts';
 
 export type Observation = z.output<typeof ObservationSchema>;
 
@@ -23,8 +27,12 @@ export type Observer = {
   workspaceId: string;
   user: string;
   agent: string | null;
+  /** An agent's run; for a person, the run their feedback is on ([G10]: RUN_FEEDBACK_TYPES only). */
   run: string | null;
 };
+
+/** The types a person may record on a run ([G10]): it counts toward the run's brain version ([G8]). */
+export const RUN_FEEDBACK_TYPES = ['human_thumbs_up', 'human_thumbs_down', 'human_feedback'] as const;
 
 export type ObserveInput = {
   type: string;
@@ -57,7 +65,6 @@ type Row = {
   synthesized_version: number | null;
 };
 
-const AGENT_RE = /^[A-Za-z0-9._-]{1,64}$/;
 // A type is one line of printable text.
 const CONTROL_RE = /\p{Cc}/u;
 
@@ -106,12 +113,45 @@ function checkImportance(importance: number | null | undefined): number {
   return importance;
 }
 
-function checkObserver(who: Observer): void {
-  if (who.agent !== null && !AGENT_RE.test(who.agent))
+function checkObserver(who: Observer, type: string): void {
+  if (who.agent !== null && !AGENT_NAME_RE.test(who.agent))
     refuse('agent', `1 to ${L.agentChars} letters, digits, . _ - (got "${who.agent.slice(0, 80)}").`);
   if (who.run !== null && (who.run.trim().length < 1 || who.run.length > L.runChars))
     refuse('run', `1 to ${L.runChars} characters.`);
-  if (who.run !== null && who.agent === null) refuse('run', "a run is an agent's: name the agent too.");
+  if (
+    who.run !== null &&
+    who.agent === null &&
+    !(RUN_FEEDBACK_TYPES as readonly string[]).includes(type.trim())
+  )
+    refuse(
+      'run',
+      `a run is an agent's; a person names one only with feedback on it (${RUN_FEEDBACK_TYPES.join(', ')}; got "${type.trim().slice(0, 64)}").`,
+    );
+}
+
+/**
+ * Where the observation is kept ([G10]): the scope of the agent's brain it feeds (an agent's own, or
+ * the agent of the run a person's feedback is on) when the member may write there, else the
+ * member's user scope.
+ */
+function scopeFor(db: Db, who: Observer, now: Date): string {
+  const own = `user:${who.user}`;
+  let agentName = who.agent;
+  if (agentName === null && who.run !== null) {
+    const run = db
+      .prepare('SELECT agent FROM runs WHERE id = ? AND workspace_id = ?')
+      .get(who.run.trim(), who.workspaceId) as { agent: string } | undefined;
+    if (!run) refuse('run', `no run "${who.run.trim().slice(0, 100)}" here (\`brain runs\` lists them).`);
+    agentName = run.agent;
+  }
+  // An agent's first observation makes its row, in the member's user scope ([G3]).
+  const agent =
+    who.agent !== null
+      ? ensureAgent(db, who.workspaceId, who.agent, own, now)
+      : agentName
+        ? getAgent(db, who.workspaceId, agentName)
+        : undefined;
+  return agent && canSee(visibleScopes(db, who.user), agent.scope) ? agent.scope : own;
 }
 
 function toObservation(r: Row): Observation {
@@ -133,12 +173,13 @@ function toObservation(r: Row): Observation {
 
 /** Records one observation ([G1]); refuses a bad field by name ([G2] for who may send which type). */
 export function observe(db: Db, who: Observer, input: ObserveInput, now = new Date()): Observation {
-  checkObserver(who);
+  checkObserver(who, input.type);
   const type = checkType(input.type, who.agent);
   const text = checkText(input.text);
   const payload = checkPayload(input.payload);
   if (text === null && payload === null) refuse('text', 'give text or payload (one of them is required).');
   const importance = checkImportance(input.importance);
+  const scope = scopeFor(db, who, now);
   const id = observationId(who.workspaceId, who.user);
   db.prepare(
     `INSERT INTO observations (id, workspace_id, agent, type, text, payload, importance, scope, user_id, run_id, created_at)
@@ -151,7 +192,7 @@ export function observe(db: Db, who: Observer, input: ObserveInput, now = new Da
     text,
     payload,
     importance,
-    `user:${who.user}`,
+    scope,
     who.user,
     who.run?.trim() ?? null,
     now.toISOString(),

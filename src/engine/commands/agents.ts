@@ -7,6 +7,8 @@
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { ObservationsAdd, ObservationsList } from '#shared/api/ops/agents.ts';
 import { listObservations, observe } from '../agents/observations.ts';
+import { brainHandlers } from './agent-brains.ts';
+import { assertRunVisible } from './agent-runs.ts';
 import type { CommandContext } from './types.ts';
 
 async function observationsAdd(
@@ -14,6 +16,9 @@ async function observationsAdd(
   input: ParsedInputOf<typeof ObservationsAdd>,
 ): Promise<OutputOf<typeof ObservationsAdd>> {
   const { engine } = ctx;
+  // A person's feedback may name a run they can see (docs/AGENTS.md [G10]); an agent's run is its own.
+  const personRun = ctx.agent ? null : (input.run ?? null);
+  if (personRun !== null) assertRunVisible(engine, personRun);
   const observation = observe(
     engine.db,
     {
@@ -21,7 +26,7 @@ async function observationsAdd(
       user: engine.user,
       agent: ctx.agent?.name ?? null,
       // A script's agent without --run has no run (src/cli/commands/observe.ts).
-      run: ctx.agent?.run || null,
+      run: ctx.agent ? ctx.agent.run || null : personRun,
     },
     input,
   );
@@ -46,4 +51,5 @@ async function observationsList(
 export const agentHandlers = {
   'observations.add': observationsAdd,
   'observations.list': observationsList,
+  ...brainHandlers,
 };

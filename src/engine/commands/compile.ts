@@ -49,7 +49,7 @@ async function knowledgeCompile(
   const results: CompileOutcome[] = [];
   for (const id of ids) {
     if (ctx.signal?.aborted) break;
-    const outcome = await compileSource(engine, access, id, { force: input.force });
+    const outcome = await compileSource(engine, access, id, { force: input.force, signal: ctx.signal });
     if (!outcome) continue;
     results.push(outcome);
     ctx.notify?.('compile.progress', { ...outcome, done: results.length, total: ids.length });

@@ -16,6 +16,7 @@ import type {
   RunsEnd,
 } from '#shared/api/ops/graph.ts';
 import { AppError } from '#shared/errors.ts';
+import { versionAtRunEnd } from '../agents/mount.ts';
 import { writeTx } from '../db/driver.ts';
 import { vectorFor } from '../embed/vector-for.ts';
 import type { Engine } from '../engine.ts';
@@ -91,14 +92,23 @@ export async function runsEnd(
   if (!run) {
     throw new AppError('validation-failed', 'runs.end: run_id: say which run ended (its id).');
   }
+  const agentName = agent?.name ?? ctx.surface;
   const record = recordRunEnd(engine.db, {
     run,
     workspaceId: engine.workspaceId,
     user: engine.user,
-    agent: agent?.name ?? ctx.surface,
+    agent: agentName,
     status: input.status,
     workProducts: input.work_products,
     startedAt: run === agent?.run ? agent.startedAt : null,
+    // The version this run read (docs/AGENTS.md [G7]): what its server served it, else the one it would get.
+    brainVersion: versionAtRunEnd(
+      engine.db,
+      engine.workspaceId,
+      agentName,
+      run,
+      run === agent?.run ? agent.mount : undefined,
+    ),
   });
   const handoff = record.writeback === 'pending' ? handOffWriteback(engine, run, ctx.surface) : null;
   return { ...record, chars: input.work_products.length, writebackBy: handoff?.by ?? null };

@@ -16,6 +16,7 @@ import {
 } from '#shared/api/operation.ts';
 import { AppError } from '#shared/errors.ts';
 import { accessHandlers } from './access.ts';
+import { agentRunHandlers } from './agent-runs.ts';
 import { agentHandlers } from './agents.ts';
 import { chatHandlers } from './chat.ts';
 import { compileHandlers } from './compile.ts';
@@ -56,6 +57,7 @@ const HANDLERS: Record<string, Handler> = {
   ...accessHandlers,
   ...versionHandlers,
   ...agentHandlers,
+  ...agentRunHandlers,
 };
 
 const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS;

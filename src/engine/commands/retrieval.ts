@@ -3,6 +3,7 @@
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { ContextGet, ItemsRead, SearchQuery } from '#shared/api/ops/retrieval.ts';
 import { SEARCH_K_DEFAULT } from '#shared/constants.ts';
+import { brainBlock, serveBrain } from '../agents/mount.ts';
 import { inject } from '../search/injection.ts';
 import type { CommandContext } from './types.ts';
 
@@ -28,10 +29,24 @@ export async function contextGet(
   ctx: CommandContext,
   input: ParsedInputOf<typeof ContextGet>,
 ): Promise<OutputOf<typeof ContextGet>> {
-  const out = await inject(ctx.engine, {
+  // A run's first answer holds the agent's brain, within the same cap (docs/AGENTS.md [G7]).
+  const { engine, agent } = ctx;
+  const mount = agent?.mount;
+  const first = mount !== undefined && !mount.contextAnswered;
+  if (mount) mount.contextAnswered = true;
+  const mounted =
+    first && agent
+      ? serveBrain(
+          engine.db,
+          { workspaceId: engine.workspaceId, user: engine.user, agent: agent.name, run: agent.run },
+          mount,
+        )
+      : null;
+  const out = await inject(engine, {
     message: input.message,
     anchors: input.anchors,
     surface: ctx.surface === 'app' ? 'chat' : ctx.surface,
+    brain: mounted ? brainBlock(mounted) : undefined,
   });
   return {
     reason: out.reason,
@@ -42,5 +57,8 @@ export async function contextGet(
     anchors: out.anchors,
     items: out.items.map(({ body: _body, ...item }) => item),
     context: out.text,
+    ...(mounted && out.brain
+      ? { agentBrain: { agent: mounted.agent, version: mounted.version, ...out.brain } }
+      : {}),
   };
 }

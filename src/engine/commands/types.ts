@@ -6,6 +6,7 @@
 import type { EventName, Events } from '#shared/api/events.ts';
 import type { Surface } from '#shared/api/operation.ts';
 import type { WatchedFolder } from '#shared/api/types.ts';
+import type { RunMount } from '../agents/mount.ts';
 import type { Engine } from '../engine.ts';
 
 type WriteOrigin = { actor: string; source: string; run: string | null };
@@ -15,8 +16,11 @@ export type CommandContext = {
   surface: Surface;
   /** Who the writes of this call are by (origin of items and edges, [S26] in docs/SYNC_SPEC.md). */
   origin: WriteOrigin;
-  /** On the agent surface, the agent and its run (src/hosts/mcp/context.ts): runs.end defaults to that run. */
-  agent?: { name: string; run: string; startedAt: string };
+  /**
+   * On the agent surface, the agent and its run (src/hosts/mcp/context.ts): runs.end defaults to that
+   * run. `mount`: what the MCP server served this run of its brain (docs/AGENTS.md [G7]).
+   */
+  agent?: { name: string; run: string; startedAt: string; mount?: RunMount };
   /**
    * What a host that stays up (the app's engine, `brain serve`) lends the commands it runs: its
    * background indexing, its watched folders, its name. A one-shot process has none, so its

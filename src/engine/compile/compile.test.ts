@@ -104,8 +104,11 @@ function dumpDatabase(db: Engine['db'], skip: readonly string[] = []) {
   for (const name of skip) delete tables[name];
   return tables;
 }
-/** Everything but the pass's own record and telemetry: what a failed pass must leave as it was. */
-const knowledge = () => dumpDatabase(engine.db, ['compile_passes', 'telemetry']);
+/**
+ * Everything but the pass's own record, its claim (held while it runs, [K11]) and telemetry: what a
+ * failed pass must leave as it was.
+ */
+const knowledge = () => dumpDatabase(engine.db, ['compile_passes', 'compile_claims', 'telemetry']);
 
 const SYSTEMS = {
   entities: [
@@ -498,6 +501,7 @@ describe('[K11] who compiles, and the lock', () => {
     expect(result?.state).toBe('stale');
     expect(knowledge()).toEqual(before);
     expect(engine.db.prepare('SELECT * FROM compile_passes').all()).toEqual([]);
+    expect(engine.db.prepare('SELECT * FROM compile_claims').all()).toEqual([]);
     const [next] = await compile();
     expect(next).toMatchObject({ id: note, state: 'done', facts: 1 });
   });

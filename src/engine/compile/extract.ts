@@ -12,7 +12,7 @@ import { factKey } from '#shared/ids.ts';
 import { ENTITY_KINDS, type EntityKind, normaliseName } from '../knowledge/graph.ts';
 import type { ModelAccess } from '../llm/config.ts';
 import { createFrame } from '../read/framing.ts';
-import { ask, parseReply } from './model-reply.ts';
+import { ask, parseReply, type StepOptions } from './model-reply.ts';
 import type { CompileSource, SourcePiece } from './source.ts';
 
 /** What one extract call is shown of a source at most; the rest is not compiled (the pass says so). */
@@ -154,7 +154,7 @@ function groupFacts(source: CompileSource, reply: Reply): Omit<Extraction, 'trun
 export async function extract(
   access: ModelAccess,
   source: CompileSource,
-  options: { timeoutMs?: number } = {},
+  options: StepOptions = {},
 ): Promise<Extraction> {
   const { texts, truncated } = renderSource(source);
   const frame = createFrame([source.row.label, ...source.pieces.map((p) => `${p.label}\n${p.body}`)]);
@@ -172,7 +172,7 @@ export async function extract(
         content: `Source ${source.row.id} (${source.row.storage_kind}): ${frame.inline(source.row.label, { id: source.row.id })}\n\n${parts.join('\n\n')}`,
       },
     ],
-    options.timeoutMs,
+    options,
   );
   return { ...groupFacts(source, parseReply('extract', reply, ExtractReplySchema)), truncated };
 }

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { ModelAccess } from '../llm/config.ts';
 import { createFrame } from '../read/framing.ts';
-import { ask, CompileModelError, parseReply } from './model-reply.ts';
+import { ask, CompileModelError, parseReply, type StepOptions } from './model-reply.ts';
 import type { Candidate, Resolved } from './resolve.ts';
 
 const JUDGE_PROMPT = `You are the compile pass of Org Brain (judge), a team's shared memory.
@@ -63,7 +63,7 @@ function renderAsked(asked: readonly Resolved[], frame: ReturnType<typeof create
 export async function judge(
   access: ModelAccess,
   resolved: readonly Resolved[],
-  options: { timeoutMs?: number } = {},
+  options: StepOptions = {},
 ): Promise<Decision[]> {
   const asked = resolved.filter((r) => !r.exact && r.candidates.length > 0);
   const answers = new Map<Resolved, { choice: string; unsure: boolean }>();
@@ -82,7 +82,7 @@ export async function judge(
         { role: 'system', content: `${JUDGE_PROMPT}\n${frame.rule()}` },
         { role: 'user', content: renderAsked(asked, frame) },
       ],
-      options.timeoutMs,
+      options,
     );
     const parsed = parseReply('judge', reply, JudgeReplySchema);
     for (const d of parsed.decisions) {

@@ -47,16 +47,23 @@ export function parseReply<S extends z.ZodType>(step: CompileStep, reply: string
   return parsed.data;
 }
 
-/** One completion of a step; an HTTP error or a timeout is that step's failure. */
+/** How a step calls the model: its timeout, and the signal that stops the pass ([K11]). */
+export type StepOptions = { timeoutMs?: number; signal?: AbortSignal };
+
+/**
+ * One completion of a step; an HTTP error or a timeout is that step's failure. A call stopped by
+ * `signal` throws the signal's reason as it is: the pass was stopped, the model did not fail.
+ */
 export async function ask(
   step: CompileStep,
   access: ModelAccess,
   messages: Message[],
-  timeoutMs?: number,
+  options: StepOptions = {},
 ): Promise<string> {
   try {
-    return await complete(access, messages, timeoutMs);
+    return await complete(access, messages, options.timeoutMs, options.signal);
   } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason;
     throw new CompileModelError(step, err instanceof Error ? err.message : String(err));
   }
 }

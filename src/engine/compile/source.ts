@@ -110,17 +110,24 @@ type PendingRow = {
 /**
  * The sources `user` compiles that wait for a pass: never compiled, changed since (another
  * version), or failed (only when that failure is older than `retryFailedBefore`, if given).
- * A repository's documents wait for no pass (they are compiled when named).
+ * `notesOnly` leaves out files, but with `failedFiles` not those whose last pass failed, nor
+ * audited ones no pass has read (a host compiles a file after its audit, retries it like a note,
+ * and finds again one whose pass a closing host stopped, [K9]). A repository's documents
+ * wait for no pass (they are compiled when named).
  */
 export function pendingSources(
   db: Db,
   user: string,
-  options: { notesOnly?: boolean; retryFailedBefore?: string } = {},
+  options: { notesOnly?: boolean; failedFiles?: boolean; retryFailedBefore?: string } = {},
 ): string[] {
   // Written out per case so each reads the (storage_kind, scope) index, not every section.
-  const kinds = options.notesOnly
-    ? "i.storage_kind = 'note'"
-    : "(i.storage_kind = 'note' OR (i.storage_kind = 'file' AND i.indexed = 1))";
+  const kinds = !options.notesOnly
+    ? "(i.storage_kind = 'note' OR (i.storage_kind = 'file' AND i.indexed = 1))"
+    : options.failedFiles
+      ? `(i.storage_kind = 'note' OR (i.storage_kind = 'file' AND i.indexed = 1 AND (c.state = 'failed'
+          OR ((c.source_id IS NULL OR c.version <> i.version)
+            AND EXISTS (SELECT 1 FROM audit_passes a WHERE a.file_id = i.id)))))`
+      : "i.storage_kind = 'note'";
   const rows = stmt(
     db,
     `SELECT i.id, i.storage_kind, i.source_key, i.origin_actor, i.version, c.version AS pass_version, c.state, c.at

@@ -3,6 +3,8 @@
  * after every model call is done. There is one SQLite writer at a time, so this transaction is the
  * workspace's lock for the pass ([K11]): inside it the source is read again, and a source whose
  * version or content moved on since it was compiled drops the result (it waits for its next pass).
+ * The pass writes only while the source's compile claim names its token (src/engine/compile/claim.ts)
+ * and deletes that claim in the same transaction.
  *
  * Recompiling is a diff: a claim of the result that the source's earlier compile already holds,
  * unchanged, is left as it is (no row is touched); a new or changed one is stated with the engine's
@@ -23,6 +25,7 @@ import {
 } from '../knowledge/graph.ts';
 import { addDuplicateCard } from '../knowledge/review-cards.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
+import { dropClaim, holdsSource } from './claim.ts';
 import type { ExtractedFact } from './extract.ts';
 import type { Decision } from './judge.ts';
 import { type CompileSource, loadSource } from './source.ts';
@@ -38,7 +41,8 @@ export type WriteCounts = {
   cards: number;
 };
 
-export type WriteResult = ({ state: 'done' } & WriteCounts) | { state: 'stale' };
+/** done; stale: the source moved on; busy: the claim is no longer this pass's (taken over, [K11]). */
+export type WriteResult = ({ state: 'done' } & WriteCounts) | { state: 'stale' | 'busy' };
 
 type EdgeRow = {
   id: string;
@@ -243,15 +247,21 @@ function recordDone(db: Db, source: CompileSource, model: string, counts: WriteC
   );
 }
 
-/** Writes a compile's result in one transaction, or drops it when the source moved on ([K11]). */
+/**
+ * Writes a compile's result in one transaction, or drops it when the source moved on or the claim
+ * `token` is no longer this pass's ([K11]). The claim is deleted in the same transaction.
+ */
 export function writeCompile(
   deps: { db: Db; workspaceId: string; user: string },
   source: CompileSource,
   decisions: readonly Decision[],
   model: string,
+  token: string,
 ): WriteResult {
   const { db } = deps;
   return writeTx(db, (): WriteResult => {
+    if (!holdsSource(db, source.row.id, token)) return { state: 'busy' };
+    dropClaim(db, source.row.id, token);
     const current = loadSource(db, source.row.id);
     if (!current || current.row.version !== source.row.version || current.hash !== source.hash)
       return { state: 'stale' };

@@ -19,6 +19,7 @@ import { assertCanWrite, parseScope } from '../scope.ts';
 import { warmVectors } from '../search/vector-client.ts';
 import type { SyncReport } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
+import { AgentBrainWork } from './agents-host.ts';
 import { readSettings } from './settings.ts';
 import { type OperationEffects, teamEffects } from './team-effects.ts';
 import { TreeWatch } from './tree-watch.ts';
@@ -65,6 +66,7 @@ export class BrainHost {
   private readonly trees: TreeWatch;
   private readonly services: HostServices;
   private readonly work: BrainWork;
+  private readonly agents: AgentBrainWork;
   private readonly effects: OperationEffects;
   private readonly addProgress = throttled(ADD_PROGRESS_EVERY_MS);
 
@@ -96,6 +98,7 @@ export class BrainHost {
       },
     });
     this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
+    this.agents = new AgentBrainWork(engine, (event, payload) => this.emit(event, payload));
     this.trees = new TreeWatch(engine, (tree, added) => {
       if (added.length) this.runner.request(added);
       this.emit('trees.changed', { tree });
@@ -187,6 +190,7 @@ export class BrainHost {
     await host.watcher.start().catch((err: Error) => console.error(`[watch] ${err.message}`));
     host.runner.resume();
     host.work.start();
+    host.agents.start(); // due syntheses and the daily prune (docs/AGENTS.md [G3], [G5])
     host.sync.start();
     host.trees.start();
     warmVectors(engine.db); // the vector mirror loads now, not inside the first search
@@ -284,6 +288,7 @@ export class BrainHost {
 
   async close(): Promise<void> {
     await this.work.close();
+    await this.agents.close();
     await this.trees.close();
     await this.sync.stop();
     await this.watcher.close();

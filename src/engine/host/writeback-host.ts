@@ -7,10 +7,12 @@
  *    never run the same one twice, and a host that stops gives back the pass in flight ([J1]–[J4]
  *    in docs/WORKSPACE.md: an agent's `brain mcp` leaves its runs to this loop when it is the owner);
  *  - an audit queue fed by the index runner, one file at a time;
- *  - with a chat model, a compile queue (docs/FACTS.md [K9]): each file after its audit, and the
+ *  - with a chat model, a compile queue (docs/FACTS.md [K9], [K11]): each file after its audit, the
  *    notes of this replica's member waiting for a pass (written by add_to_brain or write-back, in
- *    this process or another), looked for on the same timer; one source at a time, and closing the
- *    host waits for the pass in flight.
+ *    this process or another), and the files whose last pass failed once the retry delay passed,
+ *    looked for on the same timer; one source at a time, claimed in the database so another process
+ *    never compiles it at the same time. Closing the host aborts the pass in flight (its model
+ *    call), which writes nothing and gives its claim back.
  * Nothing here ever blocks a command: they queue work and return.
  */
 import type { EventName, Events } from '#shared/api/events.ts';
@@ -24,7 +26,7 @@ import { pendingRuns, runPendingWritebacks } from '../writeback/pass.ts';
 type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 const WRITEBACK_POLL_MS = 3000;
-/** A source whose compile failed (the model was down, say) is tried again after this long. */
+/** A source (note or file) whose compile failed (the model was down, say) is tried again after this long. */
 const COMPILE_RETRY_MS = 10 * 60_000;
 
 export class BrainWork {
@@ -97,13 +99,17 @@ export class BrainWork {
     });
   }
 
-  /** Queues the notes of this member that wait for a compile pass ([K11]: only its own). */
+  /**
+   * Queues the sources of this member that wait for a compile pass ([K11]: only its own): notes,
+   * and files whose last pass failed (a file's first pass follows its audit).
+   */
   private compileNotes(): void {
     if (offReason(readModelConfig(this.engine.db)) !== null) return;
     const retryBefore = new Date(Date.now() - COMPILE_RETRY_MS).toISOString();
     try {
       const ids = pendingSources(this.engine.db, this.engine.user, {
         notesOnly: true,
+        failedFiles: true,
         retryFailedBefore: retryBefore,
       });
       for (const id of ids) this.compile(id);
@@ -140,8 +146,8 @@ export class BrainWork {
     if (!row || compileRefusal(row, this.engine.user) || isTreeDocument(row)) return;
     const access = await resolveModel(this.engine.db, this.engine.home);
     if (!access) return;
-    const outcome = await compileSource(this.engine, access, id);
-    if (!outcome || outcome.state === 'skipped') return;
+    const outcome = await compileSource(this.engine, access, id, { signal: this.stopping.signal });
+    if (!outcome || this.closed || outcome.state === 'skipped' || outcome.state === 'busy') return;
     this.emit('activity.changed', { at: new Date().toISOString() });
     if (outcome.cards > 0) this.emit('inbox.changed', { at: new Date().toISOString() });
   }
@@ -149,9 +155,10 @@ export class BrainWork {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    this.stopping.abort(); // the pass in flight gives its claim back instead of being waited for
+    // The passes in flight (write-back, compile) give their claims back instead of being waited for.
+    this.stopping.abort();
     await this.loop;
     await this.auditing;
-    await this.compiling; // a compile in flight writes its result (or nothing) before the host closes
+    await this.compiling; // its model call is aborted: it writes nothing ([K11])
   }
 }

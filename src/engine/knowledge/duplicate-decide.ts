@@ -19,6 +19,7 @@ import {
   normaliseName,
   type Origin,
 } from './graph.ts';
+import { liveSectionsSaying } from './quote-sections.ts';
 import {
   type CardDecider,
   type CardRow,
@@ -34,11 +35,7 @@ import {
  * that says it, else the source itself (a note, or a file without such a section).
  */
 function citedItem(db: Db, source: ItemRow, quote: string): string {
-  const section = stmt(
-    db,
-    `SELECT id FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL
-     AND instr(body, ?) > 0 ORDER BY ordinal LIMIT 1`,
-  ).get(source.id, quote) as { id: string } | undefined;
+  const [section] = liveSectionsSaying(db, source.id, quote);
   if (section) return section.id;
   if (source.body.includes(quote)) return source.id;
   throw new AppError(

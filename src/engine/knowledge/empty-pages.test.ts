@@ -2,11 +2,14 @@
  * Empty pages (docs/FACTS.md [K13]) on a real workspace: facts stated on indexed files, sources
  * removed with items.remove, the inbox's cards read and dismissed through the contract's commands.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../commands/index.ts';
 import { memberContext } from '../commands/types.ts';
 import type { Engine } from '../engine.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { listEmptyPages } from './empty-pages.ts';
 
 let ws: TestWorkspace;
 let engine: Engine;
@@ -238,5 +241,32 @@ describe('Empty pages [K13]', () => {
     expect(list.cards).toHaveLength(50);
     // Generous for a loaded two-core machine; a query per entity would take far longer.
     expect(ms).toBeLessThan(3000);
+  });
+
+  it('the count is derived again only after something was written: a badge refresh reads no claim', async () => {
+    const a = await addFile('a.md', '# A\n\nNorthwind ships our chairs.\n');
+    const { entity } = await state('Northwind', a, 'Northwind ships our chairs.');
+    await call('items.remove', { id: a });
+    // A second connection on the workspace file, telling every statement it runs.
+    const ran: string[] = [];
+    const db = new Database(join(ws.home, 'brain.db'), { verbose: (sql) => ran.push(String(sql)) });
+    try {
+      const reader = { user: engine.user, scopes: engine.scopes() };
+      const count = () => listEmptyPages(db, reader, { offset: 0, limit: 0 });
+      const reads = () => ran.filter((sql) => /\bFROM (edges|items)\b/.test(sql));
+      expect(count().total).toBe(1);
+      expect(reads().length).toBeGreaterThan(0);
+      ran.length = 0;
+      expect(count()).toEqual({ total: 1, cards: [] });
+      expect(reads()).toEqual([]);
+      // The other connection commits (a new source gives the page a fact): derived again.
+      const b = await addFile('b.md', '# B\n\nNorthwind is in Oslo.\n');
+      await state(entity, b, 'Northwind is in Oslo.');
+      ran.length = 0;
+      expect(count()).toEqual({ total: 0, cards: [] });
+      expect(reads().length).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -4,7 +4,10 @@
  * dismissal is kept with the time of the face's latest claim change, so a page that gets a claim
  * and empties again later is shown again. One query finds them all: the reader's entity faces
  * (index items_kind_scope) and each one's claims (index edges_to), then each candidate is checked
- * against its page as facts.ts derives it.
+ * against its page as facts.ts derives it. That check is the costly part, and the inbox's count is
+ * read on every badge refresh: the list is kept per connection and reader, keyed by the database's
+ * change counter (this connection's writes and every other connection's commits), so it is derived
+ * again only after something was written.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -15,6 +18,7 @@ import { getRow } from '../read/items.ts';
 import { assertCanWrite, canSee } from '../scope.ts';
 import { logEvent } from '../telemetry.ts';
 import { entityFacts } from './facts.ts';
+import { liveSectionsSql } from './quote-sections.ts';
 import { type CardDecider, type CardReader, mayWrite } from './review-cards.ts';
 
 type EmptyRow = {
@@ -57,9 +61,7 @@ const EMPTY = `
     HAVING sum(c.er IS NULL AND (
       (c.sr IS NULL AND (c.q = '' OR c.body = '' OR instr(c.body, c.q) > 0))
       OR (c.sr IS NOT NULL AND c.sk = 'section' AND c.q <> '' AND EXISTS (
-        SELECT 1 FROM items x JOIN items fl ON fl.id = x.file_id
-        WHERE x.file_id = c.file_id AND x.storage_kind = 'section' AND x.retired_at IS NULL
-          AND fl.retired_at IS NULL AND x.scope IN (SELECT value FROM json_each(@scopes)) AND instr(x.body, c.q) > 0))
+        ${liveSectionsSql('c.file_id', 'c.q')} AND qs.scope IN (SELECT value FROM json_each(@scopes))))
     )) = 0
   )
   SELECT * FROM faces WHERE NOT EXISTS (
@@ -75,13 +77,44 @@ function emptyRows(db: Db, scopes: readonly string[], face = ''): EmptyRow[] {
   return rows.filter((r) => entityFacts(db, scopes, r.id).length === 0);
 }
 
+type Derived = { key: string; rows: EmptyRow[] };
+
+const derived = new WeakMap<Db, Map<string, Derived>>();
+
+/**
+ * What has been written to the database, as one key: `data_version` moves when another connection
+ * commits, `total_changes()` counts this connection's inserts, updates and deletes (triggers
+ * included, rolled back ones too: a spare derivation, never a stale one).
+ */
+function changeKey(db: Db): string {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const own = (stmt(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  return `${version}:${own}`;
+}
+
+/** Every empty page of the reader, derived again only when the database changed since. */
+function allEmptyRows(db: Db, scopes: readonly string[]): EmptyRow[] {
+  let byReader = derived.get(db);
+  if (!byReader) {
+    byReader = new Map();
+    derived.set(db, byReader);
+  }
+  const reader = JSON.stringify(scopes);
+  const key = changeKey(db);
+  const hit = byReader.get(reader);
+  if (hit?.key === key) return hit.rows;
+  const rows = emptyRows(db, scopes);
+  byReader.set(reader, { key, rows });
+  return rows;
+}
+
 /** A page of the reader's undismissed empty pages, and how many there are in all. */
 export function listEmptyPages(
   db: Db,
   reader: CardReader,
   page: { offset: number; limit: number },
 ): { total: number; cards: EmptyPageCardView[] } {
-  const rows = emptyRows(db, reader.scopes);
+  const rows = allEmptyRows(db, reader.scopes);
   return {
     total: rows.length,
     cards: rows.slice(page.offset, page.offset + page.limit).map((r) => toView(db, reader, r)),

@@ -14,7 +14,7 @@
  * an older one), deleted pages are overwritten (SQLite secure_delete) and the journal is
  * checkpointed afterwards, so the text does not linger in the database file.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { AppError } from '#shared/errors.ts';
 import { OpSchema } from '#shared/sync/protocol.ts';
@@ -204,6 +204,16 @@ export function secureWrite<T>(db: Db, fn: () => T): T {
  * Deletes the rows and every trace of them; answers the blobs they held that nothing left here
  * references (the caller deletes the files after its transaction commits).
  */
+/** What a file or note holds, as an erase remembers it: its bytes' hash, else its body's. */
+function contentOf(row: Pick<ItemRow, 'blob' | 'body'>): string {
+  return row.blob ?? createHash('sha256').update(row.body).digest('hex');
+}
+
+/** True when `id` was erased here holding exactly `content` ([K14]). */
+export function erasedWith(db: Db, id: string, content: string): boolean {
+  return stmt(db, 'SELECT 1 FROM erased_content WHERE id = ? AND content = ?').get(id, content) !== undefined;
+}
+
 function deleteParts(db: Db, rows: readonly ItemRow[], edges: readonly string[]): string[] {
   for (const row of rows) {
     if (isSearchable(row)) ftsDelete(db, row);
@@ -211,6 +221,12 @@ function deleteParts(db: Db, rows: readonly ItemRow[], edges: readonly string[])
   }
   const ids = [...rows.map((r) => r.id), ...edges];
   const json = JSON.stringify(ids);
+  // The same content is not added back under an erased id (migration 0022).
+  const keep = stmt(db, 'INSERT OR REPLACE INTO erased_content (id, content, erased_at) VALUES (?, ?, ?)');
+  const at = new Date().toISOString();
+  for (const r of rows) {
+    if (r.storage_kind === 'file' || r.storage_kind === 'note') keep.run(r.id, contentOf(r), at);
+  }
   stmt(db, 'DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(edges));
   stmt(db, 'DELETE FROM items WHERE id IN (SELECT value FROM json_each(?))').run(
     JSON.stringify(rows.map((r) => r.id)),
@@ -240,6 +256,7 @@ function scrubTraces(db: Db, ids: string): void {
   // The compile pass's record (migration 0016) and the review cards held for it (0015).
   for (const [table, column] of [
     ['compile_passes', 'source_id'],
+    ['compile_claims', 'source_id'],
     ['review_cards', 'source_id'],
   ] as const) {
     if (hasColumn(db, table, column)) db.prepare(`DELETE FROM ${table} WHERE ${column} ${inIds}`).run(ids);

@@ -27,6 +27,7 @@ import {
   type Origin,
   upsertEdge,
 } from './graph.ts';
+import { liveSectionsSaying } from './quote-sections.ts';
 import { versionCount, versionHolding } from './versions.ts';
 
 export type FactInput = {
@@ -221,13 +222,7 @@ function supportingRow(db: Db, row: ClaimRow, quote: string): ClaimRow | null {
   const says = (body: string) => !quote || !body || body.includes(quote);
   if (row.retired_at === null) return says(row.body) ? row : null;
   if (row.storage_kind !== 'section' || !row.file_id || !quote) return null;
-  const live = stmt(
-    db,
-    `SELECT s.* FROM items s JOIN items f ON f.id = s.file_id
-     WHERE s.file_id = ? AND s.storage_kind = 'section' AND s.retired_at IS NULL AND f.retired_at IS NULL
-       AND instr(s.body, ?) > 0
-     ORDER BY s.ordinal, s.id`,
-  ).all(row.file_id, quote) as ItemRow[];
+  const live = liveSectionsSaying(db, row.file_id, quote);
   const successor = live.find((s) => s.id === successorOf(db, row)) ?? live[0];
   return successor ? { ...row, ...successor } : null;
 }

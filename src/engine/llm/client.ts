@@ -55,18 +55,50 @@ export async function streamAnswer(
   return text;
 }
 
-/** One plain completion (no tools): the audit's planning turn. */
+/**
+ * One plain completion (no tools): the audit's planning turn, the compile pass's steps. `signal`
+ * aborts the call (a host closing, a claim given back: docs/FACTS.md [K11]).
+ */
 export async function complete(
   access: ModelAccess,
   messages: Message[],
   timeoutMs?: number,
+  signal?: AbortSignal,
 ): Promise<string> {
-  const res = await openClient(access, timeoutMs).chat.completions.create({
+  return (await completeWithUsage(access, messages, { timeoutMs, signal })).text;
+}
+
+/** Tokens as the API's `usage` counts them. */
+export type Usage = { input: number; output: number; cached: number };
+
+/**
+ * One plain, non-streamed completion with what it cost: the reply's text, the configured model it
+ * was asked of (the price table's key) and the API's `usage` (prompt, completion and cached prompt
+ * tokens; null when the server sent none). The synthesis of agent brains reads the usage
+ * (docs/AGENTS.md [G4]); `signal` aborts the call.
+ */
+export async function completeWithUsage(
+  access: ModelAccess,
+  messages: Message[],
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<{ text: string; model: string; usage: Usage | null }> {
+  options.signal?.throwIfAborted();
+  const res = await openClient(access, options.timeoutMs).chat.completions.create(
+    { model: access.model, messages, temperature: 0 },
+    { signal: options.signal },
+  );
+  const u = res.usage;
+  return {
+    text: res.choices[0]?.message?.content ?? '',
     model: access.model,
-    messages,
-    temperature: 0,
-  });
-  return res.choices[0]?.message?.content ?? '';
+    usage: u
+      ? {
+          input: u.prompt_tokens ?? 0,
+          output: u.completion_tokens ?? 0,
+          cached: u.prompt_tokens_details?.cached_tokens ?? 0,
+        }
+      : null,
+  };
 }
 
 export type Tool<A extends z.ZodType = z.ZodType> = {

@@ -27,14 +27,16 @@ export type ModelConfigView = {
   reason: string | null;
 };
 
-function get(db: Db, key: string): string | null {
+/** A workspace setting, trimmed; null when unset or blank. */
+export function getSetting(db: Db, key: string): string | null {
   const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
     | { value: string }
     | undefined;
   return row?.value.trim() || null;
 }
 
-function put(db: Db, key: string, value: string | null): void {
+/** Sets a workspace setting; null deletes it. */
+export function putSetting(db: Db, key: string, value: string | null): void {
   if (value === null) db.prepare('DELETE FROM settings WHERE key = ?').run(key);
   else
     db.prepare(
@@ -43,7 +45,7 @@ function put(db: Db, key: string, value: string | null): void {
 }
 
 export function readModelConfig(db: Db): ModelConfig {
-  return { baseUrl: get(db, 'model.baseUrl'), model: get(db, 'model.name') };
+  return { baseUrl: getSetting(db, 'model.baseUrl'), model: getSetting(db, 'model.name') };
 }
 
 function normaliseBaseUrl(value: string): string {
@@ -64,10 +66,10 @@ function normaliseBaseUrl(value: string): string {
 /** Sets one of model.baseUrl, model.name, model.key; an empty value clears it. */
 export async function setModelSetting(db: Db, home: string, key: string, value: string): Promise<void> {
   const v = value.trim();
-  if (key === 'model.baseUrl') put(db, key, v ? normaliseBaseUrl(v) : null);
+  if (key === 'model.baseUrl') putSetting(db, key, v ? normaliseBaseUrl(v) : null);
   else if (key === 'model.name') {
     if (v.length > 200) throw new AppError('validation-failed', 'The model name is over 200 characters.');
-    put(db, key, v || null);
+    putSetting(db, key, v || null);
   } else if (key === 'model.key') await keyStoreFor(home).write(v || null);
   else
     throw new AppError('validation-failed', `Unknown setting ${key}: use ${MODEL_SETTING_KEYS.join(', ')}.`);

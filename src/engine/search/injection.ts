@@ -36,6 +36,7 @@
 import { SEARCH_K_MAX_AGENT } from '#shared/constants.ts';
 import { toTransferable } from '#shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
+import { type BrainBlock, blockTexts } from '../agents/mount.ts';
 import type { Db } from '../db/driver.ts';
 import { createFrame } from '../read/framing.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
@@ -70,6 +71,8 @@ export type InjectionInput = {
   /** Defaults to deps.user. Anchors and hits are checked against this user's scopes too. */
   user?: string;
   surface: Surface;
+  /** An agent's brain, on its run's first answer (docs/AGENTS.md [G7]): first, within the same cap. */
+  brain?: BrainBlock;
 };
 
 type InjectedItem = {
@@ -100,6 +103,8 @@ export type Injection = {
   floor: number;
   scores: { id: string; score: number; vote: number }[];
   anchors: { id: string; status: AnchorStatus }[];
+  /** How many of the agent brain's entries the text holds, of how many; null without a brain. */
+  brain: { shown: number; total: number } | null;
 };
 
 /** The absolute floor for the lists that ran: 0.02 when keyword and vector lists voted, 0.01 otherwise. */
@@ -136,10 +141,14 @@ export async function inject(deps: InjectionDeps, input: InjectionInput): Promis
     ...anchors.items.map((a) => ({ ...a, score: byId.get(a.id)?.score ?? null })),
     ...chosen.kept.filter((h) => !anchorIds.has(h.id)).map(hitItem),
   ].slice(0, INJECTION_MAX_ITEMS);
-  const frame = createFrame(brainTexts(items));
-  const rendered = renderWithinBudget(items, frame);
+  const frame = createFrame([...brainTexts(items), ...(input.brain ? blockTexts(input.brain) : [])]);
+  const rendered = renderWithinBudget(items, frame, input.brain);
+  const brainNote = rendered.brain
+    ? `; agent brain: ${rendered.brain.shown} of ${rendered.brain.total} entries`
+    : '';
   const reason =
-    failure ?? explain(chosen, floor, result.semantic, hits.length, rendered.items, anchors.items);
+    (failure ?? explain(chosen, floor, result.semantic, hits.length, rendered.items, anchors.items)) +
+    brainNote;
   const injection: Injection = {
     items: rendered.items,
     text: rendered.text,
@@ -151,6 +160,7 @@ export async function inject(deps: InjectionDeps, input: InjectionInput): Promis
     floor,
     scores,
     anchors: anchors.statuses,
+    brain: rendered.brain,
   };
   logEvent(deps.db, input.surface, user, 'inject', {
     query,

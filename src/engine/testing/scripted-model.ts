@@ -13,8 +13,15 @@ export type ChatRequest = {
   tools?: { function: { name: string } }[];
 };
 
+/** What the API's `usage` says a reply cost (OpenAI's field names), when a script gives it. */
+export type ScriptedUsage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+};
+
 type ImmediateReply =
-  | { content: string }
+  | { content: string; usage?: ScriptedUsage }
   | { toolCalls: { name: string; arguments: unknown }[]; content?: string }
   | { status: number; error: string }
   | { hang: true };
@@ -55,7 +62,7 @@ let callSeq = 0;
 
 function completion(
   model: string,
-  reply: { content?: string; toolCalls?: { name: string; arguments: unknown }[] },
+  reply: { content?: string; toolCalls?: { name: string; arguments: unknown }[]; usage?: ScriptedUsage },
 ) {
   const toolCalls = reply.toolCalls?.map((c) => ({
     id: `call_${++callSeq}`,
@@ -81,6 +88,14 @@ function completion(
         },
       },
     ],
+    ...(reply.usage
+      ? {
+          usage: {
+            ...reply.usage,
+            total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens,
+          },
+        }
+      : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export type RunEnd = {
   status: RunStatus;
   workProducts: string;
   startedAt: string | null;
+  /** The agent brain version the run read (docs/AGENTS.md [G7]); null: none. */
+  brainVersion?: number | null;
 };
 
 export type RunRecord = {
@@ -47,11 +49,12 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
     }
     db.prepare(
       `INSERT INTO runs (id, workspace_id, user_id, agent, status, work_products, writeback_state, started_at,
-         ended_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ended_at, updated_at, brain_version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET agent = excluded.agent, status = excluded.status,
          work_products = excluded.work_products, writeback_state = excluded.writeback_state,
-         ended_at = excluded.ended_at, updated_at = excluded.updated_at`,
+         ended_at = excluded.ended_at, updated_at = excluded.updated_at,
+         brain_version = excluded.brain_version`,
     ).run(
       end.run,
       end.workspaceId,
@@ -63,6 +66,7 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
       end.startedAt,
       now,
       now,
+      end.brainVersion ?? null,
     );
     return { run: end.run, status: end.status, writeback, replaced: prev !== undefined };
   });

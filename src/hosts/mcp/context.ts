@@ -5,6 +5,7 @@
  * `origin_run` is the run id.
  */
 import { randomUUID } from 'node:crypto';
+import { newRunMount, type RunMount } from '#engine/agents/mount.ts';
 import type { Engine } from '#engine/engine.ts';
 
 export type AgentContext = {
@@ -15,6 +16,8 @@ export type AgentContext = {
   agentName(): string;
   /** Result summaries tool handlers leave for the telemetry line of their request. */
   results: Map<string | number, Record<string, unknown>>;
+  /** The brain version served to this run, and whether brain_context answered yet (docs/AGENTS.md [G7]). */
+  mount: RunMount;
 };
 
 const NAME_RE = /[^A-Za-z0-9._-]+/g;
@@ -42,6 +45,7 @@ export function createAgentContext(
     startedAt: new Date().toISOString(),
     agentName: () => fixed ?? cleanAgentName(options.clientName()) ?? 'mcp-client',
     results: new Map(),
+    mount: newRunMount(),
   };
 }
 

@@ -24,7 +24,7 @@ function agentCommandContext(ctx: AgentContext): CommandContext {
     engine: ctx.engine,
     surface: 'agent',
     origin: originOf(ctx),
-    agent: { name: ctx.agentName(), run: ctx.run, startedAt: ctx.startedAt },
+    agent: { name: ctx.agentName(), run: ctx.run, startedAt: ctx.startedAt, mount: ctx.mount },
   };
 }
 

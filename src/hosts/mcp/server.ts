@@ -19,6 +19,7 @@ import { logEvent, type ToolEventData } from '#engine/telemetry.ts';
 import { type AgentContext, createAgentContext } from './context.ts';
 import { DATA_NOT_INSTRUCTIONS } from './limits.ts';
 import { registerAddToBrain } from './tools/add.ts';
+import { registerAgentBrain } from './tools/agent-brain.ts';
 import { registerBrainContext } from './tools/context.ts';
 import { registerFact } from './tools/fact.ts';
 import { registerBrainLink } from './tools/link.ts';
@@ -34,7 +35,9 @@ const SERVER_NAME = 'org-brain';
 const SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =
-  "Org Brain is the team's shared memory. Call brain_context at the start of a task (and when the topic changes) " +
+  "Org Brain is the team's shared memory. First read your own agent brain (brain_agent_brain, or the resource " +
+  'brain://agent/<your name>/brain): what your earlier runs learned; your first brain_context answer holds it too. ' +
+  'Call brain_context at the start of a task (and when the topic changes) ' +
   'with the latest message; use brain_search and brain_read to check details with citations; write durable facts ' +
   '(decisions, owners, definitions, gotchas) with add_to_brain; hand in the run with brain_run_end. ' +
   'Record what you learn along the way (patterns, gotchas, decisions, dead ends) with brain_observe: it is cheap ' +
@@ -69,6 +72,7 @@ export function createAgentServer(
   registerBrainRead(server, ctx);
   registerBrainContext(server, ctx);
   registerRunEnd(server, ctx);
+  registerAgentBrain(server, ctx);
   registerTreeTools(server, ctx);
   return { server, ctx };
 }

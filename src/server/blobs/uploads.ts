@@ -93,38 +93,52 @@ async function unreferenced(tx: Queryable, hashes: readonly string[]): Promise<s
 
 /**
  * Removes uploads no item references once they are older than `graceMs`, then the bytes no item
- * references and nobody uploaded within the grace period. One server at a time (an advisory lock):
- * several processes may share one database and blob store.
+ * references and nobody uploaded within the grace period, and the bytes an erase queued that a
+ * crash left (docs/SYNC_SPEC.md [S36]). One server at a time (an advisory lock): several processes
+ * may share one database and blob store.
  */
 export async function sweepBlobs(db: Db, blobs: BlobStore, now: Date, graceMs: number): Promise<number> {
   const before = new Date(now.getTime() - graceMs).toISOString();
-  const gone = await db.transaction(async (tx) => {
+  let gone = 0;
+  await db.transaction(async (tx) => {
     const locked = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
       DELETER_LOCK,
     ]);
-    if (!locked[0]?.ok) return [];
+    if (!locked[0]?.ok) return;
     const rows = await tx.query<{ hash: string }>(
       `DELETE FROM blob_uploads u WHERE u.uploaded_at < $1
          AND NOT EXISTS (SELECT 1 FROM items i WHERE i.blob = u.hash)
        RETURNING u.hash`,
       [before],
     );
-    const hashes = [...new Set(rows.map((r) => r.hash))];
-    return hashes.length === 0 ? [] : unreferenced(tx, hashes);
+    const queued = await tx.query<{ hash: string }>('SELECT hash FROM blob_deletions');
+    gone = await deleteLocked(
+      tx,
+      blobs,
+      [...rows, ...queued].map((r) => r.hash),
+    );
   });
+  return gone;
+}
+
+/** Under the deleter's lock: deletes the bytes of `hashes` nothing references and clears their queue rows. */
+async function deleteLocked(tx: Queryable, blobs: BlobStore, hashes: readonly string[]): Promise<number> {
+  if (hashes.length === 0) return 0;
+  const gone = await unreferenced(tx, hashes);
   for (const hash of gone) await blobs.delete(hash);
+  await tx.query('DELETE FROM blob_deletions WHERE hash = ANY($1::text[])', [[...new Set(hashes)]]);
   return gone.length;
 }
 
 /**
  * Deletes the bytes of `hashes` that are still referenced by no upload and no item, checked again
- * under the sweep's lock once the erase that left them has committed (docs/SYNC_SPEC.md [S35]): a
+ * under the sweep's lock once the erase that queued them has committed (docs/SYNC_SPEC.md [S35]): a
  * teammate who uploaded the same bytes since keeps them.
  */
 export async function deleteUnreferencedBytes(db: Db, blobs: BlobStore, hashes: readonly string[]) {
   if (hashes.length === 0) return;
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DELETER_LOCK]);
-    for (const hash of await unreferenced(tx, hashes)) await blobs.delete(hash);
+    await deleteLocked(tx, blobs, hashes);
   });
 }

@@ -34,7 +34,14 @@ export type Batch = AuthorityContext &
   };
 
 /** Reads what the batch's checks need: the current state of what it names, and the actor's blobs. */
-export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[], now: Date): Promise<Batch> {
+/** `ack`: the last pull page the device says it committed ([S36]). */
+export async function loadBatch(
+  tx: Queryable,
+  actor: Actor,
+  ops: readonly Op[],
+  now: Date,
+  ack: string | null = null,
+): Promise<Batch> {
   const itemIds = new Set<string>();
   const edgeIds = new Set<string>();
   const proposalIds = new Set<string>();
@@ -60,7 +67,7 @@ export async function loadBatch(tx: Queryable, actor: Actor, ops: readonly Op[],
   const files = [...items.values()].map((i) => i.fileId).filter((f): f is string => !!f && !items.has(f));
   for (const [id, state] of await loadItems(tx, files)) items.set(id, state);
   const edges = await loadEdges(tx, [...edgeIds]);
-  const erase = await loadEraseContext(tx, actor.deviceId, ops, itemIds, items, edges);
+  const erase = await loadEraseContext(tx, actor.deviceId, ack, ops, itemIds, items, edges);
   const visible = await visibleScopes(tx, actor.user);
   const scopes = new Map<string, Set<string>>();
   return {

@@ -43,6 +43,8 @@ export type EraseContext = {
   erasures: Erasure[];
   /** Refused erases whose source the actor sees: the parts to send their device again ([S34]). */
   eraseStale: Map<string, string[]>;
+  /** What each tombstoned id the batch names held (its blob or body hash): never written again. */
+  erasedContent: Map<string, string>;
   /** Sources whose part's upsert was refused as erased, with the erase's seq: owed again. */
   tombstoneHits: Map<string, number>;
 };
@@ -51,11 +53,13 @@ export type EraseContext = {
  * Loads what the batch's erases are checked against into `items` and `edges`: each target, its
  * sections and candidate versions (with theirs), every edge of these, the source keys, and the
  * tombstones among the item ids the batch names that `deviceId` still owes the erase of: it holds
- * the source as owed, or the last page it was answered (and has not acknowledged) sent the erase.
+ * the source as owed, or the last page it was answered sent the erase and `ack` (the page the
+ * device says it committed) is not that page.
  */
 export async function loadEraseContext(
   tx: Queryable,
   deviceId: string,
+  ack: string | null,
   ops: readonly Op[],
   itemIds: ReadonlySet<string>,
   items: Map<string, ItemState>,
@@ -68,18 +72,26 @@ export async function loadEraseContext(
     erasures: [],
     eraseStale: new Map(),
     tombstoneHits: new Map(),
+    erasedContent: new Map(),
   };
   const named = [...itemIds];
   if (named.length > 0) {
-    const rows = await tx.query<{ id: string; source: string; seq: number | string | null; owed: boolean }>(
-      `SELECT t.id, COALESCE(t.source_id, t.id) AS source, t.erase_seq AS seq,
+    const rows = await tx.query<{
+      id: string;
+      source: string;
+      seq: number | string | null;
+      owed: boolean;
+      content: string | null;
+    }>(
+      `SELECT t.id, COALESCE(t.source_id, t.id) AS source, t.erase_seq AS seq, t.content,
          EXISTS (SELECT 1 FROM device_holdings h WHERE h.device_id = $2
                    AND h.entity_id = COALESCE(t.source_id, t.id) AND h.erase_seq IS NOT NULL) AS owed
        FROM erased_items t WHERE t.id = ANY($1::text[])`,
       [named, deviceId],
     );
-    const sent = rows.length > 0 ? await unacknowledgedErasures(tx, deviceId) : new Set<string>();
+    const sent = rows.length > 0 ? await unacknowledgedErasures(tx, deviceId, ack) : new Set<string>();
     for (const r of rows) {
+      if (r.content !== null) ctx.erasedContent.set(r.id, r.content);
       if (r.owed || sent.has(r.source))
         ctx.erased.set(r.id, { source: r.source, seq: r.seq === null ? null : Number(r.seq) });
     }
@@ -114,12 +126,18 @@ export async function loadEraseContext(
   return ctx;
 }
 
-/** The sources whose erase the device's last answered page sent, while it is not acknowledged ([S19]). */
-async function unacknowledgedErasures(tx: Queryable, deviceId: string): Promise<Set<string>> {
-  const rows = await tx.query<{ unerased: string }>('SELECT unerased FROM pull_pages WHERE device_id = $1', [
-    deviceId,
-  ]);
-  const pairs = rows[0] ? (JSON.parse(rows[0].unerased) as [string, number][]) : [];
+/** The sources whose erase the device's last answered page sent, unless `ack` says it committed it ([S19]). */
+async function unacknowledgedErasures(
+  tx: Queryable,
+  deviceId: string,
+  ack: string | null,
+): Promise<Set<string>> {
+  const rows = await tx.query<{ page_id: string; unerased: string }>(
+    'SELECT page_id, unerased FROM pull_pages WHERE device_id = $1',
+    [deviceId],
+  );
+  const page = rows[0];
+  const pairs = page && page.page_id !== ack ? (JSON.parse(page.unerased) as [string, number][]) : [];
   return new Set(pairs.map(([id]) => id));
 }
 
@@ -206,14 +224,27 @@ export function checkErase(b: Batch, op: EraseOp): string | null {
  * src/server/blobs/uploads.ts sweeps). Answers the hashes left with no upload, whose bytes are
  * deleted once the transaction has committed.
  */
-export async function applyErasures(tx: Queryable, b: Batch, at: string, graceMs: number): Promise<string[]> {
+export async function applyErasures(
+  tx: Queryable,
+  b: Batch,
+  at: string,
+  graceMs: number,
+  seqs: ReadonlyMap<string, number>,
+): Promise<string[]> {
   const gone: string[] = [];
   const before = new Date(Date.parse(at) - graceMs).toISOString();
   for (const e of b.erasures) {
     const ids = [...e.items, ...e.edges];
     const parts = ids.filter((id) => id !== e.source);
-    const op = await tx.query<{ seq: number | string }>('SELECT seq FROM ops WHERE id = $1', [e.opId]);
-    const seq = Number(op[0]?.seq);
+    const seq = seqs.get(e.opId) ?? null;
+    // What each erased item held, from its winning op, before the ops go ([S36]).
+    const held = await tx.query<{ id: string; content: string }>(
+      `SELECT i.id, COALESCE((o.body::jsonb) -> 'item' ->> 'blob',
+         encode(sha256(convert_to(COALESCE((o.body::jsonb) -> 'item' ->> 'body', ''), 'UTF8')), 'hex')) AS content
+       FROM items i JOIN ops o ON o.seq = i.seq WHERE i.id = ANY($1::text[])`,
+      [e.items],
+    );
+    const content = new Map(held.map((h) => [h.id, h.content]));
     await tx.query(
       `DELETE FROM ops WHERE entity_id = ANY($1::text[]) AND kind IN ('item.upsert', 'edge.upsert')`,
       [ids],
@@ -222,11 +253,11 @@ export async function applyErasures(tx: Queryable, b: Batch, at: string, graceMs
     await tx.query('DELETE FROM items WHERE id = ANY($1::text[])', [e.items]);
     // A source written again after an earlier erase keeps one tombstone, naming the last erase.
     await tx.query(
-      `INSERT INTO erased_items (id, erased_by, erased_at, source_id, erase_seq)
-       SELECT x, $2, $3, $4, $5 FROM unnest($1::text[]) AS t(x)
+      `INSERT INTO erased_items (id, erased_by, erased_at, source_id, erase_seq, content)
+       SELECT x, $2, $3, $4, $5, c FROM unnest($1::text[], $6::text[]) AS t(x, c)
        ON CONFLICT (id) DO UPDATE SET erased_by = EXCLUDED.erased_by, erased_at = EXCLUDED.erased_at,
-         source_id = EXCLUDED.source_id, erase_seq = EXCLUDED.erase_seq`,
-      [e.items, b.actor.user, at, e.source, seq],
+         source_id = EXCLUDED.source_id, erase_seq = EXCLUDED.erase_seq, content = EXCLUDED.content`,
+      [e.items, b.actor.user, at, e.source, seq, e.items.map((id) => content.get(id) ?? null)],
     );
     await tx.query(
       `INSERT INTO device_holdings (device_id, entity_id, erase_seq)
@@ -254,6 +285,12 @@ export async function applyErasures(tx: Queryable, b: Batch, at: string, graceMs
       [unreferenced],
     );
     const deleted = unreferenced.filter((h) => !uploaded.some((u) => u.hash === h));
+    // Queued in this transaction: a crash before the bytes go leaves them for the sweep.
+    await tx.query(
+      `INSERT INTO blob_deletions (hash, queued_at) SELECT x, $2 FROM unnest($1::text[]) AS t(x)
+       ON CONFLICT (hash) DO NOTHING`,
+      [deleted, at],
+    );
     gone.push(...deleted);
     await audit(tx, {
       at,

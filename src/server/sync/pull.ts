@@ -169,12 +169,11 @@ type PendingPage = {
 /**
  * Settles the device's last answered page ([S19]): forgets it when acknowledged, otherwise
  * restores `device_holdings` as it was before that page (the erases it sent are owed again).
- * `after`: the cursor a pull asks from (a push, [S36], settles only with an `ack`, and has none).
  */
-export async function settlePending(
+async function settlePending(
   tx: Queryable,
   deviceId: string,
-  after: number | null,
+  after: number,
   ack: string | null,
 ): Promise<void> {
   const rows = await tx.query<PendingPage>(

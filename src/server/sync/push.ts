@@ -26,7 +26,6 @@ import {
 import { type Batch, loadBatch } from './batch.ts';
 import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
 import { applyErasures, checkErase, holdRefusedErasures } from './erase.ts';
-import { settlePending } from './pull.ts';
 import { auditDecisions, checkProposalCreate, checkProposalDecide } from './push-proposals.ts';
 import { type EdgeState, type ItemState, mergeState, saveEdges, saveItems, saveProposals } from './state.ts';
 
@@ -58,12 +57,19 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
   // [S36] A device that still owes an erase writes no part of it, nor a version of the erased
   // source (either would bring its text back); it is sent the erase.
   const erased = b.erased.get(item.id) ?? (item.superseded_by ? b.erased.get(item.superseded_by) : undefined);
+  if (erased?.seq === null)
+    return `item ${item.id} was erased in this batch: a replica sends what it writes after an erase in the next batch`;
   if (erased) {
-    if (erased.seq !== null) b.tombstoneHits.set(erased.source, erased.seq);
+    b.tombstoneHits.set(erased.source, erased.seq);
     return b.erased.has(item.id)
       ? `item ${item.id} was erased: this device is sent the erase before it may write it again`
       : `item ${item.id} is superseded by ${item.superseded_by}, which was erased: this device is sent the erase first`;
   }
+  // The same content under an erased id (a watched folder's next look, a device that never held
+  // it) would bring the erased text back, whoever writes it.
+  const content = b.erasedContent.get(item.id);
+  if (content !== undefined && content === (item.blob ?? bodyHash(item.body)))
+    return `item ${item.id} was erased: the same content is not written again under its id`;
   const refusal = shapeRefusal(b, item, current);
   if (refusal) return refusal;
   // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
@@ -254,7 +260,10 @@ export type PushOptions = {
   blobs?: BlobStore;
   /** How long a fresh upload is kept for the push that needs it (src/server/blobs/uploads.ts). */
   graceMs?: number;
-  /** The last pull page the device committed ([S19]), settled before the batch is decided ([S36]). */
+  /**
+   * The last pull page the device committed ([S19]): the erases of its pending page are owed unless
+   * it is this one ([S36]). Only read: a pull of another process on the device settles the page.
+   */
   ack?: string | null;
 };
 
@@ -278,9 +287,7 @@ export async function pushOps(
       [batch.map((p) => p.op.id)],
     );
     const known = new Map(knownRows.map((r) => [r.id, { hash: r.body_hash, seq: Number(r.seq) }]));
-    // Which erases the device has applied decides what it may write again ([S36]).
-    if (typeof options.ack === 'string') await settlePending(tx, actor.deviceId, null, options.ack);
-    const b = await loadBatch(tx, actor, ops, now);
+    const b = await loadBatch(tx, actor, ops, now, options.ack ?? null);
     const itemsBefore = new Map(b.items);
     const outcomes = await decide(b, batch, known);
     const inserts: { p: Prepared; seq: number }[] = [];
@@ -308,7 +315,13 @@ export async function pushOps(
         inserts.map((r) => r.p),
       );
       // After the ops are in: an erase takes the ops of what it erases with it, this batch's too.
-      erasedBlobs = await applyErasures(tx, b, at, options.graceMs ?? DEFAULT_BLOB_GRACE_MS);
+      erasedBlobs = await applyErasures(
+        tx,
+        b,
+        at,
+        options.graceMs ?? DEFAULT_BLOB_GRACE_MS,
+        new Map(inserts.map((r) => [r.p.op.id, r.seq])),
+      );
       await tx.query('UPDATE sync_state SET last_seq = $1 WHERE id = 1', [seq]);
       await holdWon(tx, actor.deviceId, [
         ...wonItems.map((s) => s.id),

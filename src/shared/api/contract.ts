@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { entriesOf, type OutputsOf, offeredOn } from './operation.ts';
 import { ACCESS_OPERATIONS } from './ops/access.ts';
+import { AGENT_RUN_OPERATIONS } from './ops/agent-runs.ts';
 import { AGENT_OPERATIONS } from './ops/agents.ts';
 import { CHAT_OPERATIONS } from './ops/chat.ts';
 import { COMPILE_OPERATIONS } from './ops/compile.ts';
@@ -43,6 +44,7 @@ export const OPERATIONS = [
   ...COMPILE_OPERATIONS,
   ...VERSION_OPERATIONS,
   ...AGENT_OPERATIONS,
+  ...AGENT_RUN_OPERATIONS,
 ] as const;
 
 export const CONTRACT = entriesOf(OPERATIONS);

@@ -16,7 +16,7 @@ export type IndexProgressEvent = {
 export type CompileProgressEvent = {
   id: string;
   label: string;
-  state: 'done' | 'skipped' | 'stale' | 'failed';
+  state: 'done' | 'skipped' | 'stale' | 'busy' | 'failed';
   facts: number;
   added: number;
   retired: number;

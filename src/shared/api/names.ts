@@ -80,6 +80,18 @@ export const API_COMMANDS = [
   'items.versions',
   'observations.add',
   'observations.list',
+  'agents.list',
+  'agents.show',
+  'agents.versions',
+  'agents.diff',
+  'agents.rollback',
+  'agents.synthesize',
+  'agents.set',
+  'agents.prune',
+  'agents.config',
+  'agents.compare',
+  'agents.effectiveness',
+  'agents.share',
 ] as const;
 
 export function isApiCommand(value: unknown): value is (typeof API_COMMANDS)[number] {

@@ -98,6 +98,10 @@ export const ContextResultSchema = z.object({
     }),
   ),
   context: z.string(),
+  /** On an agent run's first answer: its brain, first in `context` (docs/AGENTS.md [G7]). */
+  agentBrain: z
+    .object({ agent: z.string(), version: z.number(), shown: z.number(), total: z.number() })
+    .optional(),
 });
 
 /** The hand-written types the rest of the code uses stay exactly what the schemas check. */

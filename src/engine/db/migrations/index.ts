@@ -18,6 +18,10 @@ import { sql as reviewCards } from './0015-review-cards.ts';
 import { sql as compile } from './0016-compile.ts';
 import { sql as observations } from './0017-observations.ts';
 import { sql as versionsIndex } from './0018-versions-index.ts';
+import { sql as agentBrains } from './0019-agent-brains.ts';
+import { sql as compileClaims } from './0020-compile-claims.ts';
+import { sql as agentRunsBrain } from './0021-agent-runs-brain.ts';
+import { sql as erasedFiles } from './0022-erased-files.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -41,4 +45,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0016-compile', sql: compile },
   { id: '0017-observations', sql: observations },
   { id: '0018-versions-index', sql: versionsIndex },
+  { id: '0019-agent-brains', sql: agentBrains },
+  { id: '0020-compile-claims', sql: compileClaims },
+  { id: '0021-agent-runs-brain', sql: agentRunsBrain },
+  { id: '0022-erased-files', sql: erasedFiles },
 ];

@@ -1,5 +1,6 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { ActivityScreen } from '../features/activity/ActivityScreen.tsx';
+import { AgentsScreen } from '../features/agents/AgentsScreen.tsx';
 import { ChatScreen } from '../features/chat/ChatScreen.tsx';
 import { DossierPane } from '../features/dossier/DossierPane.tsx';
 import { AddReportDialog } from '../features/files/AddReportDialog.tsx';
@@ -42,6 +43,7 @@ function Screen({ view }: { view: View }) {
       {view === 'inbox' ? <InboxScreen /> : null}
       {view === 'graph' ? <GraphScreen /> : null}
       {view === 'activity' ? <ActivityScreen /> : null}
+      {view === 'agents' ? <AgentsScreen /> : null}
       {view === 'settings' ? <SettingsScreen /> : null}
     </main>
   );

@@ -1,5 +1,6 @@
 import {
   Activity,
+  Bot,
   FolderOpen,
   FolderTree,
   Inbox,
@@ -20,6 +21,7 @@ const ITEMS: { view: View; label: string; icon: LucideIcon }[] = [
   { view: 'inbox', label: 'Inbox', icon: Inbox },
   { view: 'graph', label: 'Graph', icon: Network },
   { view: 'activity', label: 'Activity', icon: Activity },
+  { view: 'agents', label: 'Agents', icon: Bot },
   { view: 'settings', label: 'Settings', icon: Settings },
 ];
 

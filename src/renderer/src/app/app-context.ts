@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import type { AddReport } from '#shared/api/types.ts';
 import type { DroppedFile } from '../lib/api.ts';
 
-export type View = 'files' | 'trees' | 'chat' | 'inbox' | 'graph' | 'activity' | 'settings';
+export type View = 'files' | 'trees' | 'chat' | 'inbox' | 'graph' | 'activity' | 'agents' | 'settings';
 
 /** A node of a connected repository to show on the Trees screen (from the palette); seq tells repeats apart. */
 export type TreeTarget = { tree: string; node: string; seq: number };

@@ -43,6 +43,7 @@ export function buildCommands(app: AppActions): PaletteItem[] {
       'thread ask',
     ),
     cmd('go-activity', 'Go to Activity', () => app.go('activity'), 'timeline log history'),
+    cmd('go-agents', 'Go to Agents', () => app.go('agents'), 'agent brains observations synthesize rollback'),
     cmd('go-settings', 'Go to Settings', () => app.go('settings'), 'preferences options'),
     cmd(
       'download-model',

@@ -16,8 +16,11 @@ const CompileOutcomeSchema = z.object({
   id: z.string(),
   label: z.string(),
   storageKind: z.enum(['file', 'note']),
-  /** done; skipped: the same content as its last done pass; stale: changed while compiling; failed. */
-  state: z.enum(['done', 'skipped', 'stale', 'failed']),
+  /**
+   * done; skipped: the same content as its last done pass; stale: changed while compiling; busy:
+   * being compiled by another process (docs/FACTS.md [K11]); failed.
+   */
+  state: z.enum(['done', 'skipped', 'stale', 'busy', 'failed']),
   facts: z.number(),
   added: z.number(),
   kept: z.number(),

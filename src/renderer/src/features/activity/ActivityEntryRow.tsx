@@ -1,6 +1,7 @@
 import { ChevronRight, MessageSquare, Search, Syringe, Wrench, Zap } from 'lucide-react';
 import type { ActivityEntry } from '#shared/api/types.ts';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import { FeedbackBar } from '../agents/FeedbackBar.tsx';
 import './activity.css';
 
 function iconFor(event: string) {
@@ -21,9 +22,20 @@ function detailsText(data: unknown): string | null {
   }
 }
 
+/**
+ * The run an entry belongs to (an agent's tool call names it): a person's thumbs on the run count
+ * toward the brain version it read (docs/AGENTS.md [G2]).
+ */
+export function runOf(entry: ActivityEntry): string | null {
+  const run = entry.data.run;
+  return typeof run === 'string' && run ? run : null;
+}
+
 /** One timeline entry: what happened, where, and (expandable) the scores and reasons behind it. */
-export function ActivityEntryRow({ entry }: { entry: ActivityEntry }) {
+export function ActivityEntryRow({ entry, feedback = false }: { entry: ActivityEntry; feedback?: boolean }) {
   const details = detailsText(entry.data);
+  const run = feedback ? runOf(entry) : null;
+  const agent = typeof entry.data.agent === 'string' ? entry.data.agent : null;
   return (
     <li className="activity">
       <div className="activity__icon">{iconFor(entry.event)}</div>
@@ -49,6 +61,7 @@ export function ActivityEntryRow({ entry }: { entry: ActivityEntry }) {
             <pre className="activity__json">{details}</pre>
           </details>
         ) : null}
+        {run ? <FeedbackBar target={{ kind: 'run', run, agent }} /> : null}
       </div>
     </li>
   );

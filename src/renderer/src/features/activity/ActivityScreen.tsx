@@ -5,7 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useCall } from '../../hooks/useCall.ts';
 import { call } from '../../lib/api.ts';
-import { ActivityEntryRow } from './ActivityEntryRow.tsx';
+import { ActivityEntryRow, runOf } from './ActivityEntryRow.tsx';
 import './activity.css';
 
 const PAGE = 100;
@@ -21,6 +21,16 @@ export function ActivityScreen() {
   const recent = latest.data?.entries ?? [];
   const seen = new Set(recent.map((e) => e.id));
   const entries = [...recent, ...older.filter((e) => !seen.has(e.id))];
+  // Feedback on a run goes on its newest entry only, not on every tool call of it.
+  const runs = new Set<string>();
+  const withFeedback = new Set<number>();
+  for (const e of entries) {
+    const run = runOf(e);
+    if (run && !runs.has(run)) {
+      runs.add(run);
+      withFeedback.add(e.id);
+    }
+  }
 
   const loadOlder = async () => {
     const last = entries[entries.length - 1];
@@ -65,7 +75,7 @@ export function ActivityScreen() {
         {entries.length > 0 ? (
           <ol className="timeline" aria-label="Activity timeline">
             {entries.map((e) => (
-              <ActivityEntryRow key={e.id} entry={e} />
+              <ActivityEntryRow key={e.id} entry={e} feedback={withFeedback.has(e.id)} />
             ))}
           </ol>
         ) : null}

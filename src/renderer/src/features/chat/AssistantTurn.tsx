@@ -1,18 +1,24 @@
 import { BrainCircuit, Info } from 'lucide-react';
 import type { ChatTurn } from '#shared/api/types.ts';
+import { FeedbackBar } from '../agents/FeedbackBar.tsx';
 import { CitedText } from './CitedText.tsx';
 import { type OpenCitation, openCited, sourceOf, whereOf } from './cited.ts';
 import { FactTag } from './FactTag.tsx';
 import { PassageCard } from './PassageCard.tsx';
 import './turns.css';
 
-export type AssistantTurnProps = { turn: ChatTurn; onOpen: OpenCitation };
+export type AssistantTurnProps = {
+  turn: ChatTurn;
+  onOpen: OpenCitation;
+  /** The question this answers: sent with a person's feedback on it (docs/AGENTS.md [G2]). */
+  question?: string | null;
+};
 
 /**
  * An answer: the memories it used as numbered chips (a fact of an entity marked as one, docs/FACTS.md
  * [K15]), the cited passages, or why it used none.
  */
-export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
+export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnProps) {
   const noMemories = turn.memories.length === 0;
   return (
     <article className="turn turn--assistant" aria-label="Answer">
@@ -66,6 +72,7 @@ export function AssistantTurn({ turn, onOpen }: AssistantTurnProps) {
         ) : (
           <CitedText text={turn.text} memories={turn.memories} onOpen={onOpen} />
         )}
+        <FeedbackBar target={{ kind: 'answer', answerId: turn.id, question }} />
       </div>
     </article>
   );

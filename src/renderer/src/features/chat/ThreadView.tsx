@@ -20,6 +20,15 @@ export type ThreadViewProps = {
   streaming?: string;
 };
 
+/** The question an answer replies to: the nearest user turn before it. */
+function questionBefore(messages: ChatThread['messages'], index: number): string | null {
+  for (let i = index - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'user') return m.text;
+  }
+  return null;
+}
+
 export function ThreadView({
   thread,
   loading,
@@ -73,13 +82,13 @@ export function ThreadView({
   }
   return (
     <div className="thread" role="log" aria-label="Conversation" aria-live="polite">
-      {thread?.messages.map((m) =>
+      {thread?.messages.map((m, i) =>
         m.role === 'user' ? (
           <article key={m.id} className="turn turn--user" aria-label="Question">
             <p className="turn__text">{m.text}</p>
           </article>
         ) : (
-          <AssistantTurn key={m.id} turn={m} onOpen={onOpen} />
+          <AssistantTurn key={m.id} turn={m} onOpen={onOpen} question={questionBefore(thread.messages, i)} />
         ),
       )}
       {pending ? (
