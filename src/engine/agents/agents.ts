@@ -155,7 +155,9 @@ export function thresholdOf(agent: AgentRow): number {
 export function costSince(db: Db, agent: AgentRow, since: Date): number | null {
   const row = db
     .prepare(
-      `SELECT sum(cost_usd) AS usd FROM agent_brain_versions WHERE workspace_id = ? AND agent = ? AND created_at >= ?`,
+      // A version of unknown cost makes the window's cost unknown: a partial sum is no total ([G4]).
+      `SELECT CASE WHEN count(*) > count(cost_usd) THEN NULL ELSE sum(cost_usd) END AS usd
+       FROM agent_brain_versions WHERE workspace_id = ? AND agent = ? AND created_at >= ?`,
     )
     .get(agent.workspace_id, agent.name, since.toISOString()) as { usd: number | null };
   return row.usd;

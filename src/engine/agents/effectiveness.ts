@@ -130,11 +130,12 @@ export function effectiveness(
     const end = new Date(start.getTime() + 7 * 86_400_000);
     const costs = rows
       .filter((v) => v.created_at >= start.toISOString() && v.created_at < end.toISOString())
-      .map((v) => v.cost_usd)
-      .filter((c): c is number => c !== null);
+      .map((v) => v.cost_usd);
+    // None, or one of unknown cost: unknown, as costSince in agents.ts says ([G4]).
+    const known = costs.length > 0 && costs.every((c) => c !== null);
     weeks.push({
       week: start.toISOString().slice(0, 10),
-      costUsd: costs.length ? costs.reduce((s, c) => s + c, 0) : null,
+      costUsd: known ? (costs as number[]).reduce((s, c) => s + c, 0) : null,
     });
   }
 
