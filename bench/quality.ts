@@ -46,18 +46,22 @@ function readQrels(path: string): Map<string, Set<string>> {
   return qrels;
 }
 
-/** The doc id of a hit: its file's label without the extension. */
-function docOf(hit: SearchHit): string | null {
-  const label = hit.citation?.fileLabel || (hit.storageKind === 'file' ? hit.label : '');
-  return label ? basename(label).replace(/\.md$/, '') : null;
+/**
+ * The doc id of a hit: its file's name without the extension (the path it was added from; the
+ * label shown is the document's title, docs/RETRIEVAL.md [R5]).
+ */
+function docOf(hit: SearchHit, pathOf: (fileId: string) => string | null): string | null {
+  const fileId = hit.citation?.fileId ?? (hit.storageKind === 'file' ? hit.id : null);
+  const path = fileId ? pathOf(fileId) : null;
+  return path ? basename(path).replace(/\.md$/, '') : null;
 }
 
 /** Docs in order of their best hit. */
-function collapse(hits: readonly SearchHit[]): string[] {
+function collapse(hits: readonly SearchHit[], pathOf: (fileId: string) => string | null): string[] {
   const seen = new Set<string>();
   const docs: string[] = [];
   for (const h of hits) {
-    const d = docOf(h);
+    const d = docOf(h, pathOf);
     if (d && !seen.has(d)) {
       seen.add(d);
       docs.push(d);
@@ -115,6 +119,9 @@ export async function runQuality(options: {
     const indexSeconds = round((performance.now() - t0) / 1000, 1);
     const state = engine.embedder.state();
     const model = state.status === 'on' ? engine.embedder.modelId() : null;
+    const pathStmt = engine.db.prepare('SELECT canonical_value AS path FROM items WHERE id = ?');
+    const pathOf = (fileId: string) =>
+      (pathStmt.get(fileId) as { path: string | null } | undefined)?.path ?? null;
     const modes: SearchMode[] = model ? ['keyword', 'vector', 'hybrid'] : ['keyword'];
     const scores: ModeScore[] = [];
     for (const mode of modes) {
@@ -123,7 +130,7 @@ export async function runQuality(options: {
       const t = performance.now();
       for (const id of testIds) {
         const result = await engine.search(queries.get(id) ?? '', { k: 100, maxK: 100, mode });
-        const ranked = collapse(result.hits);
+        const ranked = collapse(result.hits, pathOf);
         const relevant = qrels.get(id) ?? new Set<string>();
         ndcg += ndcgAt(ranked, relevant, 10);
         recall += recallAt(ranked, relevant, 100);

@@ -10,13 +10,20 @@
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AddBenchResult, printAdd, runAddBench } from './add.ts';
+import { CORPUS_DIR, type CorpusQualityResult, runCorpusQuality } from './corpus-quality.ts';
 import { type IndexingResult, runIndexing } from './indexing.ts';
 import { type InjectionBenchResult, runInjectionBench } from './injection.ts';
+import {
+  FIXTURES_DIR,
+  type MultilingualResult,
+  multilingualFixturesPresent,
+  runMultilingualQuality,
+} from './multilingual-quality.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
 import { runSyncServerBench, type SyncServerBenchRow } from './sync-server.ts';
@@ -86,6 +93,8 @@ async function main(): Promise<void> {
     indexing?: IndexingResult;
     add?: AddBenchResult;
     quality?: QualityResult;
+    corpusQuality?: CorpusQualityResult;
+    multilingual?: MultilingualResult;
     sync?: SyncServerBenchRow[];
     trees?: TreesBenchResult;
   } = { at: new Date().toISOString(), machine, args };
@@ -139,6 +148,22 @@ async function main(): Promise<void> {
       });
       save();
       printQuality(out.quality);
+      // Questions over a real Markdown corpus (handbook + ADR docs), keyword mode, top 5.
+      if (existsSync(CORPUS_DIR)) {
+        out.corpusQuality = await runCorpusQuality({ dir: join(scratch, 'corpus-quality'), log });
+        save();
+        printCorpusQuality(out.corpusQuality);
+      } else {
+        console.log(`\n[quality] corpus questions skipped: ${CORPUS_DIR} is missing`);
+      }
+      // German, Japanese and Chinese questions over the fixtures in those languages.
+      if (multilingualFixturesPresent()) {
+        out.multilingual = await runMultilingualQuality({ dir: join(scratch, 'multilingual'), log });
+        save();
+        printMultilingual(out.multilingual);
+      } else {
+        console.log(`\n[quality] multilingual questions skipped: ${FIXTURES_DIR} is missing`);
+      }
     }
     if (!args.only || args.only === 'sync') {
       // Push/pull through the workspace server, on PGlite and (when installed) PostgreSQL.
@@ -219,6 +244,8 @@ function printSpeed(runs: readonly SpeedResult[]): void {
       'kw 3 streams p50/p95',
       'vec 3 streams p50/p95',
       'mirror load',
+      'RSS MB',
+      'target RSS',
     ],
     runs.map((r) => [
       r.sections,
@@ -226,10 +253,12 @@ function printSpeed(runs: readonly SpeedResult[]): void {
       r.queries,
       r.search.p50,
       r.search.p95,
-      r.sections >= 1_000_000 ? '<= 150' : r.sections >= 100_000 ? '<= 30' : '',
+      r.sections >= 1_000_000 ? '<= 30' : r.sections >= 100_000 ? '<= 10' : '',
       `${r.keywordStreams.p50} / ${r.keywordStreams.p95}`,
       `${r.vectorStreams.p50} / ${r.vectorStreams.p95}`,
       r.mirrorLoadMs,
+      r.rssMb,
+      r.sections >= 1_000_000 ? '<= 1536' : r.sections >= 100_000 ? '<= 400' : '',
     ]),
   );
   printTable(
@@ -253,8 +282,14 @@ function printSpeed(runs: readonly SpeedResult[]): void {
   );
   printTable(
     'Fast streams vs exact streams (section stream, top 50)',
-    ['sections', 'vector recall@50', 'keyword overlap@50', 'queries'],
-    runs.map((r) => [r.sections, r.recall.vectorAt50, r.recall.keywordAt50, r.recall.vectorQueries]),
+    ['sections', 'vector recall@50', 'keyword overlap@50', 'target overlap', 'queries'],
+    runs.map((r) => [
+      r.sections,
+      r.recall.vectorAt50,
+      r.recall.keywordAt50,
+      r.sections >= 100_000 ? '>= 0.9' : '',
+      r.recall.vectorQueries,
+    ]),
   );
 }
 
@@ -311,6 +346,48 @@ function printQuality(r: QualityResult): void {
       ['ref: SQLite FTS5 porter, here', '0.687', '0.9253', '', ''],
     ],
   );
+}
+
+function printMultilingual(r: MultilingualResult): void {
+  const pct = (x: number) => `${round(x * 100, 1)} %`;
+  const names: Record<string, string> = { de: 'German', ja: 'Japanese', zh: 'Chinese' };
+  printTable(
+    `Questions not in English (keyword-only, k = 5; ${r.files} fixtures, indexed in ${r.indexSeconds} s)`,
+    ['language', 'questions', 'answer in top 5', 'plain FTS5 (before [R7])', 'ratio'],
+    [...Object.entries(r.byLang), ['all', r.all] as const].map(([lang, s]) => [
+      names[lang] ?? lang,
+      s.questions,
+      pct(s.answered),
+      pct(s.baseline),
+      s.baseline > 0 ? `${round(s.answered / s.baseline, 2)}x` : 'n/a',
+    ]),
+  );
+  for (const m of r.misses) console.log(`  missed [${m.lang}] ${m.q} -> ${m.top.join(' | ') || '(nothing)'}`);
+}
+
+function printCorpusQuality(r: CorpusQualityResult): void {
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${round(x * 100, 1)} %`);
+  printTable(
+    `Corpus questions (${r.questions}, keyword-only; ${r.files} Markdown files, k = 5)`,
+    ['figure', 'value', 'target'],
+    [
+      ['answer in top 5', pct(r.answeredTop5), '>= 85 %'],
+      [`like-worded (${r.like})`, pct(r.answeredTop5Like), ''],
+      [`unlike-worded (${r.unlike})`, pct(r.answeredTop5Unlike), ''],
+      ['  (answer in a shown or folded passage)', pct(r.answeredTop5AnyPassage), ''],
+      ['right file in top 5', pct(r.fileTop5), ''],
+      ['right file or an identical copy in top 5', pct(r.fileTop5SameText), ''],
+      ['repeated files in top 5, per question', r.duplicates, '0'],
+      ['ms/query', r.msPerQuery, ''],
+    ],
+  );
+  if (r.misses.length > 0) {
+    console.log(`\nMissed (first ${r.misses.length}): question [worded] -> top-5 labels`);
+    for (const m of r.misses) {
+      const where = `${m.worded}; ${m.file}${m.inFolded ? '; answer only in a folded passage' : ''}`;
+      console.log(`  - ${m.q} [${where}]\n      ${m.top.join(' | ') || '(no hits)'}`);
+    }
+  }
 }
 
 await main();

@@ -131,10 +131,10 @@ describe('Facts over time in a browser', () => {
     expect(await list.getByText('The supply contract runs until 2026-12-31.').count()).toBe(0);
     for (const n of [1, 2, 3])
       await list
-        .getByRole('button', { name: new RegExp(`^Open the citation in inv${n}\\.md`) })
+        .getByRole('button', { name: new RegExp(`^Open the citation in Invoice ${n}`) })
         .first()
         .waitFor();
-    expect(await list.getByRole('button', { name: /^Open the citation in inv/ }).count()).toBe(4);
+    expect(await list.getByRole('button', { name: /^Open the citation in Invoice/ }).count()).toBe(4);
     await screenshot(page, 'facts-01-page');
 
     // The history: the old term and the old price, each pointing to what replaced it.
@@ -144,7 +144,7 @@ describe('Facts over time in a browser', () => {
     await screenshot(page, 'facts-02-history');
 
     // A citation opens the cited range in the source.
-    await list.getByRole('button', { name: /^Open the citation in contract-2026\.md/ }).click();
+    await list.getByRole('button', { name: /^Open the citation in Supply contract 2026/ }).click();
     const cited = dossier.locator('mark.cited');
     await cited.waitFor();
     expect(await cited.textContent()).toBe('The contract runs until 2027-12-31.');
@@ -167,9 +167,9 @@ describe('Facts over time in a browser', () => {
     const now = after.getByRole('list', { name: 'Facts' });
     await now.getByText('A box of paper costs EUR 10.').waitFor();
     expect(await now.getByText('A box of paper costs EUR 12.').count()).toBe(0);
-    expect(await now.getByRole('button', { name: /^Open the citation in inv3\.md/ }).count()).toBe(0);
+    expect(await now.getByRole('button', { name: /^Open the citation in Invoice 3/ }).count()).toBe(0);
     await now
-      .getByRole('button', { name: /^Open the citation in inv2\.md/ })
+      .getByRole('button', { name: /^Open the citation in Invoice 2/ })
       .first()
       .waitFor();
     await screenshot(page, 'facts-03-after-remove');

@@ -117,7 +117,7 @@ describe('Entities and the graph in a browser', () => {
     expect(Number(await canvas.getAttribute('data-edges'))).toBe(4);
 
     // The mention's link opens the section with the mention itself highlighted.
-    await mentions.getByRole('button', { name: /Open mention in getting-started\.md/ }).click();
+    await mentions.getByRole('button', { name: /Open mention in Getting Started/ }).click();
     const cited = dossier.locator('mark.cited');
     await cited.waitFor();
     expect(await cited.textContent()).toBe('Andrea');

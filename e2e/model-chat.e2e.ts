@@ -99,7 +99,7 @@ describe('chat with a model, write-back and the inbox', () => {
     // …then stored, with the inline citation.
     const answer = page.getByRole('article', { name: 'Answer' }).last();
     await answer.getByText(/Late taxis are reimbursed up to 40 EUR per ride/).waitFor({ timeout: 30_000 });
-    const cite = answer.getByRole('button', { name: /^Open citation 1: handbook\.md/ });
+    const cite = answer.getByRole('button', { name: /^Open citation 1: Office handbook/ });
     await cite.waitFor();
     await screenshot(page, '22-chat-model-answer');
     await cite.click();

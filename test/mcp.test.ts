@@ -194,10 +194,30 @@ describe('brain mcp over stdio', () => {
   it('brain_search: cited hits, k default 5, k above 8 refused', async () => {
     const hits = (await call(client, 'brain_search', { query: 'refunded annual plans' })).json().hits;
     expect(hits[0].label).toMatch(/Refunds/);
-    expect(hits[0].citation).toMatchObject({ fileLabel: 'billing.md' });
-    const many = (await call(client, 'brain_search', { query: 'runbook step carefully' })).json().hits;
+    expect(hits[0].citation).toMatchObject({ fileLabel: 'Billing handbook' });
+    // One source is one hit (docs/RETRIEVAL.md [R6]): the runbook's 120 steps fold into one,
+    // which counts its other matching passages and cites the best five of them, without text.
+    const runbook = (await call(client, 'brain_search', { query: 'runbook step carefully' })).json().hits;
+    expect(runbook).toHaveLength(1);
+    expect(runbook[0].more).toBeGreaterThanOrEqual(5);
+    expect(runbook[0].also).toHaveLength(5);
+    expect(runbook[0].also[0]).toEqual({
+      id: expect.any(String),
+      label: expect.any(String),
+      citation: expect.objectContaining({ fileId: runbook[0].citation.fileId }),
+    });
+    // k counts sources: nine notes that match, five by default, eight at most.
+    for (let i = 0; i < 9; i++) {
+      await call(client, 'add_to_brain', {
+        kind: 'note',
+        label: `Zeppelin checklist ${i}`,
+        body: `Zeppelin hangar checklist item ${i}.`,
+      });
+    }
+    const many = (await call(client, 'brain_search', { query: 'zeppelin hangar checklist' })).json().hits;
     expect(many).toHaveLength(5);
-    const eight = (await call(client, 'brain_search', { query: 'runbook step carefully', k: 8 })).json().hits;
+    const eight = (await call(client, 'brain_search', { query: 'zeppelin hangar checklist', k: 8 })).json()
+      .hits;
     expect(eight).toHaveLength(8);
     const nine = await call(client, 'brain_search', { query: 'runbook', k: 9 });
     expect(nine.isError).toBe(true);
@@ -417,7 +437,7 @@ describe('brain mcp over stdio', () => {
     const ctx = (await call(client, 'brain_context', { message: 'how are annual plans refunded?' })).json();
     expect(ctx.items.length).toBeGreaterThan(0);
     expect(ctx.items.length).toBeLessThanOrEqual(8);
-    expect(ctx.items[0].citation).toMatchObject({ fileLabel: 'billing.md' });
+    expect(ctx.items[0].citation).toMatchObject({ fileLabel: 'Billing handbook' });
     expect(ctx.context).toContain('pro rata');
     expect(ctx.tokens).toBeLessThanOrEqual(1500);
     const wide = (await call(client, 'brain_context', { message: 'runbook step number carefully' })).json();
@@ -625,7 +645,7 @@ describe('brain mcp --http', () => {
     clients.push(client);
     expect((await client.listTools()).tools).toHaveLength(18);
     const hits = (await call(client, 'brain_search', { query: 'refunded annual plans' })).json().hits;
-    expect(hits[0].citation.fileLabel).toBe('billing.md');
+    expect(hits[0].citation.fileLabel).toBe('Billing handbook');
     const added = (
       await call(client, 'add_to_brain', { kind: 'fact', label: 'Via HTTP', body: 'Written over HTTP.' })
     ).json();

@@ -151,7 +151,7 @@ describe('search', () => {
     expect(result.semantic).toBe(false);
     const top = result.hits[0]!;
     expect(top.label).toBe('Team Handbook > Billing');
-    expect(top.citation?.fileLabel).toBe('handbook.md');
+    expect(top.citation?.fileLabel).toBe('Team Handbook');
     expect(top.citation?.lineStart).toBeGreaterThan(0);
     expect((await engine.search('yo')).hits).toEqual([]);
   });

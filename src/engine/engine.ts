@@ -10,6 +10,7 @@ import { type AddProgress, type AddResult, addPaths } from './add/add.ts';
 import { type BlobStore, createBlobStore } from './add/blobs.ts';
 import { type MovePlan, type MoveResult, moveItem, planMove } from './add/move.ts';
 import { type Db, openDb } from './db/driver.ts';
+import { chosenModelId } from './embed/choice.ts';
 import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
 import { type IndexProgress, type IndexReport, runIndex } from './indexing/index-queue.ts';
 import { closeIngestWorkers } from './ingest/index.ts';
@@ -81,7 +82,10 @@ export class Engine {
       this.db.close();
       throw err;
     }
-    this.embedder = options.embedder ?? createEmbedder({ home: this.home, modelDir: options.modelDir });
+    const db = this.db;
+    this.embedder =
+      options.embedder ??
+      createEmbedder({ home: this.home, modelDir: options.modelDir, modelId: () => chosenModelId(db) });
   }
 
   /** `options.user`, or the replica's own member; anyone else only for the local admin ([R3]). */

@@ -6,7 +6,14 @@
  * of the same source key gives another item.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { deriveEdgeId, deriveItemId, deriveObservationId, type Sha256Hex } from '#shared/ids.ts';
+import {
+  agentKey,
+  brainKey,
+  deriveEdgeId,
+  deriveItemId,
+  deriveObservationId,
+  type Sha256Hex,
+} from '#shared/ids.ts';
 
 const sha256Text: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -42,4 +49,14 @@ export function observationId(workspaceId: string, user: string, unique: string 
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** An agent, in its creator's namespace (docs/AGENTS.md [G12]): two members' agents of one name are two. */
+export function agentId(workspaceId: string, creator: string, name: string): string {
+  return deriveItemId(sha256Text, workspaceId, 'agent', `user:${creator}`, agentKey(name));
+}
+
+/** Version `number` of an agent's brain: every replica names it alike ([G12]). */
+export function brainVersionId(workspaceId: string, agent: string, number: number): string {
+  return deriveItemId(sha256Text, workspaceId, 'brain', agent, brainKey(number));
 }

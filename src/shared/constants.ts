@@ -6,6 +6,21 @@ export const EMBED_BATCH = 100;
 export const EMBED_MAX_CHARS = 2000;
 export const EMBED_DIM = 384;
 export const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+export const MULTILINGUAL_MODEL_ID = 'Xenova/paraphrase-multilingual-MiniLM-L12-v2';
+/**
+ * The embedding models a workspace can choose ([R8] in docs/RETRIEVAL.md): both 384 dimensions,
+ * mean pooled, no prefixes, so either fills the same vector table.
+ */
+export const EMBEDDING_MODELS = {
+  english: { id: DEFAULT_MODEL_ID, name: 'English', about: 'English text; about 90 MB' },
+  multilingual: {
+    id: MULTILINGUAL_MODEL_ID,
+    name: 'Multilingual',
+    about: 'more than 50 languages, German, Japanese and Chinese among them; about 470 MB',
+  },
+} as const;
+export type EmbeddingModelChoice = keyof typeof EMBEDDING_MODELS;
+export const EMBEDDING_MODEL_CHOICES = Object.keys(EMBEDDING_MODELS) as EmbeddingModelChoice[];
 export const STREAM_ROWS = 50;
 export const RRF_K = 60;
 export const FRESHNESS_HALF_LIFE_DAYS = 90;

@@ -12,25 +12,37 @@
 import type { StorageKind } from './types.ts';
 
 /**
- * What an id can name: the items' storage kinds, and a connected repository's tree record
- * (docs/TREES.md [T13]), which syncs like a file in its creator's namespace but is no item.
+ * What an id can name: the items' storage kinds, a connected repository's tree record
+ * (docs/TREES.md [T13]), which syncs like a file in its creator's namespace but is no item, and the
+ * three records of agent brains (docs/AGENTS.md [G12]): an agent (in its creator's namespace), a
+ * brain version (under its agent's id) and an observation (in its recorder's namespace).
  */
-export type IdKind = StorageKind | 'tree';
+export type IdKind = StorageKind | 'tree' | 'agent' | 'brain' | 'observation';
 
 /** sha256 of a UTF-8 string, as lowercase hex. */
 export type Sha256Hex = (text: string) => string;
 
-const PREFIX: Record<IdKind, string> = { file: 'f', section: 's', note: 'n', entity: 'e', tree: 't' };
+const PREFIX: Record<IdKind, string> = {
+  file: 'f',
+  section: 's',
+  note: 'n',
+  entity: 'e',
+  tree: 't',
+  agent: 'a',
+  brain: 'b',
+  observation: 'o',
+};
 
 /**
- * The namespace an item's id is made in: its creator for files and notes, its scope at creation
- * for entities, its file's id for sections.
+ * The namespace an item's id is made in: its creator for files, notes, tree records, agents and
+ * observations, its scope at creation for entities, its file's id for sections, its agent's id
+ * (carried in `file_id`) for a brain version.
  */
 export function idNamespace(
   storageKind: IdKind,
   at: { creator: string; scope: string; fileId: string | null },
 ): string | null {
-  if (storageKind === 'section') return at.fileId;
+  if (storageKind === 'section' || storageKind === 'brain') return at.fileId;
   if (storageKind === 'entity') return at.scope;
   return `user:${at.creator}`;
 }
@@ -75,7 +87,22 @@ export function deriveObservationId(
   user: string,
   unique: string,
 ): string {
-  return `o_${sha(`${workspaceId}\0user:${user}\0observation\0${unique}`).slice(0, 20)}`;
+  return deriveItemId(sha, workspaceId, 'observation', `user:${user}`, observationKey(unique));
+}
+
+/** The source key an observation travels with (docs/AGENTS.md [G12]): the server recomputes its id from it. */
+export function observationKey(unique: string): string {
+  return `observation:${unique}`;
+}
+
+/** The source key of an agent's record: its name. */
+export function agentKey(name: string): string {
+  return `agent:${name}`;
+}
+
+/** The source key of an agent's brain version: its number (under the agent's id). */
+export function brainKey(number: number): string {
+  return `v${number}`;
 }
 
 /**

@@ -38,6 +38,13 @@ export type SearchHit = {
   body: string;
   scope: string;
   citation: Citation | null;
+  /** How many other passages of the same source matched (the hit shows its best one). */
+  more?: number;
+  /** The best few of those passages, best first, cited, without their text. */
+  also?: AlsoPassage[];
 };
+
+/** Another passage of a hit's source (docs/RETRIEVAL.md [R6]). */
+export type AlsoPassage = { id: string; label: string; citation: Citation | null };
 
 export type SearchResult = { semantic: boolean; hits: SearchHit[] };

@@ -355,10 +355,13 @@ forEachBackend('the server is the authority', (backend) => {
     const three = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '3' });
     expect(three.status).toBe(426);
     expect((three.body as { error: { message: string } }).error.message).toBe(
-      'This workspace server speaks sync protocol 5 and this Org Brain speaks 3: update Org Brain on this device.',
+      'This workspace server speaks sync protocol 6 and this Org Brain speaks 3: update Org Brain on this device.',
     );
     const four = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '4' });
     expect(four.status).toBe(426);
+    // Protocol 5 knows no agent brains ([S37]): it would refuse their records as malformed.
+    const five = await e.admin.request('GET', ROUTES.me, undefined, { [PROTOCOL_HEADER]: '5' });
+    expect(five.status).toBe(426);
     const none = await new TestClient(e.url).request(
       'POST',
       ROUTES.redeem,

@@ -52,7 +52,7 @@ describe('[C15] the replica under an authoritative server', { timeout: 120_000 }
     await bob.engine.index();
     await syncNow(bob.engine);
     await syncNow(bob.engine);
-    expect(labels(bob.engine)).toEqual(['bob-draft.md', 'bob-draft.md > Draft', 'team-plan.md']);
+    expect(labels(bob.engine)).toEqual(['Draft', 'bob-draft.md', 'team-plan.md']);
     const received = admin.engine.db.prepare("SELECT blob FROM items WHERE label = 'team-plan.md'").get() as {
       blob: string;
     };
@@ -64,7 +64,7 @@ describe('[C15] the replica under an authoritative server', { timeout: 120_000 }
     expect((err as Error).message).toMatch(
       /was revoked .*1 items, 0 links and 0 proposals received from it were removed/,
     );
-    expect(labels(bob.engine)).toEqual(['bob-draft.md', 'bob-draft.md > Draft']);
+    expect(labels(bob.engine)).toEqual(['Draft', 'bob-draft.md']);
     expect(bob.engine.blobs.has(received.blob)).toBe(false);
     expect(readToken(bob.engine.home)).toBeNull();
     const status = getSyncStatus(bob.engine);

@@ -28,12 +28,14 @@ function printEffectiveness(out: Effectiveness): void {
   for (const v of out.versions) {
     print(
       `  v${v.number}  runs ${v.runs}  ended ${v.ended}  succeeded ${v.succeeded}  rate ${pct(v.rate)}  ` +
-        `thumbs +${v.thumbsUp}/-${v.thumbsDown}  ${usd(v.costUsd)}`,
+        `thumbs +${v.thumbsUp}/-${v.thumbsDown}  score ${pct(v.score)}  ${usd(v.costUsd)}`,
     );
   }
   const c = out.comparison;
   if (c) {
-    print(`comparing v${c.a} and v${c.b} (${c.split} % of runs get v${c.a}):`);
+    print(
+      `comparing v${c.a} and v${c.b} (${c.split} % of runs get v${c.a}), runs since ${c.since ?? 'it was set'}:`,
+    );
     print(`  v${c.a}: ${c.aStats.succeeded} of ${c.aStats.runs} runs succeeded, rate ${pct(c.aStats.rate)}`);
     print(`  v${c.b}: ${c.bStats.succeeded} of ${c.bStats.runs} runs succeeded, rate ${pct(c.bStats.rate)}`);
   }

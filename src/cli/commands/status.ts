@@ -25,8 +25,13 @@ export function registerStatus(program: Command): void {
         print(`queue      ${s.queue.queued} queued, ${s.queue.running} running`);
         const m = s.model;
         print(
-          `semantic   ${m.status === 'on' ? `on (${m.modelId})` : `${m.status}${m.reason ? `: ${m.reason}` : ''}`}`,
+          `semantic   ${m.status === 'on' ? `on (${m.modelId})` : `${m.status}${m.reason ? `: ${m.reason}` : ''}`}${m.pending ? `; ${m.pending} chosen, not here yet` : ''}`,
         );
+        const chosen = s.embeddingModels.find((e) => e.chosen);
+        if (chosen)
+          print(
+            `language   ${chosen.name} (${chosen.modelId}${chosen.downloaded ? '' : ', not downloaded'})`,
+          );
         print(
           `chat       ${s.chatModel.status === 'on' ? `on (${s.chatModel.reason})` : `off: ${s.chatModel.reason}`}`,
         );

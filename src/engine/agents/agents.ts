@@ -8,13 +8,17 @@
 import { AGENT_NAME_RE } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
+import { agentId } from '../ids.ts';
 import { canSee, visibleScopes } from '../scope.ts';
 import { type Brain, BrainSchema } from './brain-schema.ts';
 import { TIER_THRESHOLDS, type Tier } from './config.ts';
 
 export type AgentRow = {
+  /** `a_…`, made from the workspace, the creator and the name (src/engine/ids.ts, [G12]). */
+  id: string;
   workspace_id: string;
   name: string;
+  creator: string;
   tier: Tier;
   scope: string;
   active_version: number | null;
@@ -23,6 +27,11 @@ export type AgentRow = {
   human_until: string | null;
   synthesis_owner: string | null;
   synthesis_lease_until: number | null;
+  compare_a: number | null;
+  compare_b: number | null;
+  compare_split: number | null;
+  /** When the comparison was set: its counts are of the runs since ([G9]). */
+  compare_since: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -30,6 +39,7 @@ export type AgentRow = {
 export type VersionRow = {
   id: string;
   workspace_id: string;
+  agent_id: string;
   agent: string;
   number: number;
   parent: number | null;
@@ -57,18 +67,45 @@ export type VersionMeta = {
   createdBy: string;
 };
 
-export function getAgent(db: Db, workspaceId: string, name: string): AgentRow | undefined {
-  return db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND name = ?').get(workspaceId, name) as
-    | AgentRow
-    | undefined;
+export function getAgentById(db: Db, id: string): AgentRow | undefined {
+  return db.prepare('SELECT * FROM agents WHERE id = ?').get(id) as AgentRow | undefined;
 }
 
-/** The agent's row, made on first need in `scope` (the acting member's user scope by default). */
+/**
+ * The agent a member means by a name ([G12]): their own, else one shared with them (a team's
+ * before the org's, then the oldest); a replica may hold both its member's own agent of a name and
+ * one another member shared.
+ */
+export function findAgent(db: Db, workspaceId: string, user: string, name: string): AgentRow | undefined {
+  const scopes = visibleScopes(db, user);
+  return db
+    .prepare(
+      `SELECT * FROM agents WHERE workspace_id = ? AND name = ?
+         AND (creator = ? OR scope IN (${scopes.map(() => '?').join(', ')}))
+       ORDER BY creator = ? DESC, CASE WHEN scope LIKE 'user:%' THEN 0 WHEN scope LIKE 'team:%' THEN 1 ELSE 2 END,
+         created_at, id
+       LIMIT 1`,
+    )
+    .get(workspaceId, name, user, ...scopes, user) as AgentRow | undefined;
+}
+
+/** Any agent of the name (the oldest): for tests and tools that know only one member. */
+export function getAgent(db: Db, workspaceId: string, name: string): AgentRow | undefined {
+  return db
+    .prepare('SELECT * FROM agents WHERE workspace_id = ? AND name = ? ORDER BY created_at, id LIMIT 1')
+    .get(workspaceId, name) as AgentRow | undefined;
+}
+
+/**
+ * The agent `creator` means by `name`, made on first need as their own in `scope` (their user scope
+ * by default, [G3]).
+ */
 export function ensureAgent(
   db: Db,
   workspaceId: string,
   name: string,
   scope: string,
+  creator: string,
   now = new Date(),
 ): AgentRow {
   if (!AGENT_NAME_RE.test(name))
@@ -76,17 +113,20 @@ export function ensureAgent(
       'validation-failed',
       `agent: 1 to 64 letters, digits, . _ - (got "${name.slice(0, 80)}").`,
     );
+  const found = findAgent(db, workspaceId, creator, name);
+  if (found) return found;
   const at = now.toISOString();
+  const id = agentId(workspaceId, creator, name);
   db.prepare(
-    `INSERT INTO agents (workspace_id, name, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (workspace_id, name) DO NOTHING`,
-  ).run(workspaceId, name, scope, at, at);
-  return getAgent(db, workspaceId, name) as AgentRow;
+    `INSERT INTO agents (id, workspace_id, name, creator, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO NOTHING`,
+  ).run(id, workspaceId, name, creator, scope, at, at);
+  return getAgentById(db, id) as AgentRow;
 }
 
 /** The agent as `user` may read it; an agent they cannot see is not found (its name tells nothing). */
 export function readableAgent(db: Db, workspaceId: string, user: string, name: string): AgentRow {
-  const row = getAgent(db, workspaceId, name);
+  const row = findAgent(db, workspaceId, user, name);
   if (!row || !canSee(visibleScopes(db, user), row.scope))
     throw new AppError('not-found', `No agent "${name}" that you can see: \`brain agents list\` shows them.`);
   return row;
@@ -119,14 +159,14 @@ export function parseBrain(v: VersionRow): Brain {
 
 export function getVersion(db: Db, agent: AgentRow, number: number): VersionRow | undefined {
   return db
-    .prepare('SELECT * FROM agent_brain_versions WHERE workspace_id = ? AND agent = ? AND number = ?')
-    .get(agent.workspace_id, agent.name, number) as VersionRow | undefined;
+    .prepare('SELECT * FROM agent_brain_versions WHERE agent_id = ? AND number = ?')
+    .get(agent.id, number) as VersionRow | undefined;
 }
 
 export function listVersions(db: Db, agent: AgentRow): VersionRow[] {
   return db
-    .prepare('SELECT * FROM agent_brain_versions WHERE workspace_id = ? AND agent = ? ORDER BY number DESC')
-    .all(agent.workspace_id, agent.name) as VersionRow[];
+    .prepare('SELECT * FROM agent_brain_versions WHERE agent_id = ? ORDER BY number DESC')
+    .all(agent.id) as VersionRow[];
 }
 
 /** The version the pointer names, or none before the first synthesis. */
@@ -140,10 +180,10 @@ export function waitingCount(db: Db, agent: AgentRow, minImportance: number): nu
   return (
     db
       .prepare(
-        `SELECT count(*) AS n FROM observations WHERE workspace_id = ? AND agent = ? AND synthesized_at IS NULL
+        `SELECT count(*) AS n FROM observations WHERE agent_id = ? AND synthesized_at IS NULL
          AND importance >= ? AND scope IN (${scopes.map(() => '?').join(', ')})`,
       )
-      .get(agent.workspace_id, agent.name, minImportance, ...scopes) as { n: number }
+      .get(agent.id, minImportance, ...scopes) as { n: number }
   ).n;
 }
 
@@ -157,9 +197,9 @@ export function costSince(db: Db, agent: AgentRow, since: Date): number | null {
     .prepare(
       // A version of unknown cost makes the window's cost unknown: a partial sum is no total ([G4]).
       `SELECT CASE WHEN count(*) > count(cost_usd) THEN NULL ELSE sum(cost_usd) END AS usd
-       FROM agent_brain_versions WHERE workspace_id = ? AND agent = ? AND created_at >= ?`,
+       FROM agent_brain_versions WHERE agent_id = ? AND created_at >= ?`,
     )
-    .get(agent.workspace_id, agent.name, since.toISOString()) as { usd: number | null };
+    .get(agent.id, since.toISOString()) as { usd: number | null };
   return row.usd;
 }
 
@@ -172,10 +212,9 @@ export function movePointer(db: Db, agent: AgentRow, to: number, now = new Date(
       `agents.rollback: ${agent.name} has no version ${to} (${known.length ? `versions: ${known.reverse().join(', ')}` : 'no versions yet'}).`,
     );
   }
-  db.prepare('UPDATE agents SET active_version = ?, updated_at = ? WHERE workspace_id = ? AND name = ?').run(
+  db.prepare('UPDATE agents SET active_version = ?, updated_at = ? WHERE id = ?').run(
     to,
     now.toISOString(),
-    agent.workspace_id,
-    agent.name,
+    agent.id,
   );
 }

@@ -12,7 +12,8 @@ import type { ModelAccess } from '../llm/config.ts';
 import { createFrame } from '../read/framing.ts';
 import { INJECTION_TOKEN_MAX, inject } from '../search/injection.ts';
 import { BRAIN_MAX_TOKENS, renderWithinBudget } from '../search/injection-render.ts';
-import { type ChatRequest, type ScriptedModel, startScriptedModel } from '../testing/scripted-model.ts';
+import { brainOf } from '../testing/scripted-brain.ts';
+import { type ScriptedModel, startScriptedModel } from '../testing/scripted-model.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { recordRunEnd } from '../writeback/run-end.ts';
 import { getAgent } from './agents.ts';
@@ -34,23 +35,10 @@ let engine: Engine;
 let model: ScriptedModel;
 let access: ModelAccess;
 
-/** A brain citing every observation the request listed, one gotcha each. */
-function brainOf(req: ChatRequest) {
-  const text = String(req.messages.find((m) => m.role === 'user')?.content ?? '');
-  const ids = [...text.matchAll(/^\d+\. id (o_[0-9a-f]{20}),/gm)].map((m) => m[1] as string);
-  return {
-    content: JSON.stringify({
-      summary: `from ${ids.length} observations`,
-      sections: { gotchas: ids.map((id) => ({ text: `lesson ${id}`, observation_ids: [id] })) },
-    }),
-    usage: { prompt_tokens: 1000, completion_tokens: 200 },
-  };
-}
-
 beforeEach(async () => {
   ws = createTestWorkspace();
   engine = ws.open();
-  model = await startScriptedModel((req) => brainOf(req));
+  model = await startScriptedModel((req) => brainOf(req, { prompt_tokens: 1000, completion_tokens: 200 }));
   access = { baseUrl: model.url, model: 'scripted', key: null };
 });
 afterEach(async () => {
@@ -68,7 +56,7 @@ const who = (run: string | null = null, agent: string | null = 'coder') => ({
 /** One more version of `coder`: an observation, then a forced synthesis. */
 async function newVersion(text: string, at?: Date): Promise<number> {
   observe(engine.db, who(), { type: 'gotcha', text, importance: 0.8 }, at);
-  const out = await synthesizeAgent(engine.db, engine.workspaceId, 'coder', access, {
+  const out = await synthesizeAgent(engine.db, getAgent(engine.db, engine.workspaceId, 'coder')!, access, {
     user: engine.user,
     force: true,
     ...(at ? { now: () => at } : {}),
@@ -79,7 +67,13 @@ async function newVersion(text: string, at?: Date): Promise<number> {
 
 /** Ends run `id` of coder as brain_run_end does: with the version the run would read. */
 function endRun(id: string, status: 'succeeded' | 'failed' | 'blocked' | 'cancelled'): number | null {
-  const brainVersion = versionAtRunEnd(engine.db, engine.workspaceId, 'coder', id);
+  const read = versionAtRunEnd(
+    engine.db,
+    { workspaceId: engine.workspaceId, user: engine.user },
+    'coder',
+    id,
+  );
+  const brainVersion = read.version;
   recordRunEnd(engine.db, {
     run: id,
     workspaceId: engine.workspaceId,
@@ -89,6 +83,7 @@ function endRun(id: string, status: 'succeeded' | 'failed' | 'blocked' | 'cancel
     workProducts: 'done',
     startedAt: null,
     brainVersion,
+    brainAgent: read.agentId,
   });
   return brainVersion;
 }
@@ -156,6 +151,12 @@ describe('[G9] the split by run id', () => {
       runCommand(ctx, 'agents.compare', { agent: 'coder', versions: [1, 2], split: 100 }),
     ).rejects.toThrow(/split/);
     expect(getAgent(engine.db, engine.workspaceId, 'coder')).toMatchObject({ compare_a: null });
+    // Runs of v1 before the comparison was set were not chosen by the split: they do not count.
+    await rollback(1);
+    endRun('pre-0', 'failed');
+    endRun('pre-1', 'failed');
+    await rollback(three);
+    await new Promise((r) => setTimeout(r, 5));
 
     const set = await runCommand(ctx, 'agents.compare', { agent: 'coder', versions: [1, 2], split: 30 });
     expect(set).toEqual({ agent: 'coder', comparison: { a: 1, b: 2, split: 30 } });
@@ -175,6 +176,7 @@ describe('[G9] the split by run id', () => {
       a: 1,
       b: 2,
       split: 30,
+      since: getAgent(engine.db, engine.workspaceId, 'coder')?.compare_since,
       aStats: { runs: onA.length, succeeded: aSucceeded, rate: aSucceeded / onA.length },
       bStats: { runs: ids.length - onA.length },
     });
@@ -210,11 +212,21 @@ describe('[G8] effectiveness per version', () => {
 
     const out = effectiveness(engine.db, getAgent(engine.db, engine.workspaceId, 'coder')!, engine.scopes());
     expect(
-      out.versions.map((v) => [v.number, v.runs, v.ended, v.succeeded, v.rate, v.thumbsUp, v.thumbsDown]),
+      out.versions.map((v) => [
+        v.number,
+        v.runs,
+        v.ended,
+        v.succeeded,
+        v.rate,
+        v.thumbsUp,
+        v.thumbsDown,
+        v.score,
+      ]),
     ).toEqual([
-      [v3, 3, 3, 2, 2 / 3, 2, 1],
-      [v2, 2, 2, 1, 0.5, 0, 0],
-      [v1, 4, 3, 1, 1 / 3, 0, 1],
+      // The score counts a thumbs up as one more success and a thumbs down as one more failure.
+      [v3, 3, 3, 2, 2 / 3, 2, 1, 4 / 6],
+      [v2, 2, 2, 1, 0.5, 0, 0, 0.5],
+      [v1, 4, 3, 1, 1 / 3, 0, 1, 1 / 4],
     ]);
     // 66.7 % against 33.3 %: more than 5 points better.
     expect(out.trend).toBe('improving');
@@ -226,7 +238,9 @@ describe('[G8] effectiveness per version', () => {
     await rollback(v1);
     expect(endRun('d0', 'succeeded')).toBe(v1);
     // A run of an agent without versions records none.
-    expect(versionAtRunEnd(engine.db, engine.workspaceId, 'nobody', 'e0')).toBeNull();
+    expect(
+      versionAtRunEnd(engine.db, { workspaceId: engine.workspaceId, user: engine.user }, 'nobody', 'e0'),
+    ).toEqual({ agentId: null, version: null });
   });
 
   it('[G4] cost per version and per week, each week named by its Monday', async () => {
@@ -372,9 +386,11 @@ describe('[G7] the brain within the injection cap', () => {
     // The fence's own markers come out of the brain's share: at most as many entries, at least one.
     expect(out.brain?.shown).toBeGreaterThan(0);
     expect(out.brain?.shown).toBeLessThanOrEqual(big.shown);
-    expect(out.text.indexOf('Your agent brain (coder, version 3)')).toBeLessThan(
-      out.text.indexOf('memory 0'),
-    );
+    // The first memory's own fence, not the words "memory 0": the preamble's markers read
+    // "<<memory TOKEN" and a random token may begin with 0.
+    const firstMemory = out.text.indexOf(frame.open({ n: 1, id: 'i0' }));
+    expect(firstMemory).toBeGreaterThan(0);
+    expect(out.text.indexOf('Your agent brain (coder, version 3)')).toBeLessThan(firstMemory);
   });
 
   it("brain_context's first answer in a run holds the brain; later answers do not", async () => {

@@ -30,6 +30,7 @@ type VersionEffectiveness = {
   rate: number | null;
   thumbsUp: number;
   thumbsDown: number;
+  score: number | null;
   costUsd: number | null;
 };
 
@@ -40,7 +41,14 @@ export type Effectiveness = {
   versions: VersionEffectiveness[];
   trend: Trend;
   weeks: { week: string; costUsd: number | null }[];
-  comparison: null | { a: number; b: number; split: number; aStats: Stats; bStats: Stats };
+  comparison: null | {
+    a: number;
+    b: number;
+    split: number;
+    since: string | null;
+    aStats: Stats;
+    bStats: Stats;
+  };
 };
 
 /**
@@ -76,6 +84,15 @@ type ThumbCounts = { v: number; up: number; down: number };
 const rateOf = (succeeded: number, ended: number) => (ended > 0 ? succeeded / ended : null);
 
 /**
+ * [G8] The quality score: a person's thumbs up counts as one more success, a thumbs down as one
+ * more failure, over the ended runs; null with neither. The rate (and so the trend) stays the seed's.
+ */
+function scoreOf(succeeded: number, ended: number, up: number, down: number): number | null {
+  const n = ended + up + down;
+  return n > 0 ? (succeeded + up) / n : null;
+}
+
+/**
  * The agent's effectiveness as `visible` (the reader's scopes) sees it: runs of every member count
  * (a run holds no text here, only its status); thumbs count when the reader can see them.
  */
@@ -90,19 +107,19 @@ export function effectiveness(
     .prepare(
       `SELECT brain_version AS v, count(*) AS runs, sum(status IN (${finals})) AS ended,
          sum(status = 'succeeded') AS succeeded
-       FROM runs WHERE workspace_id = ? AND agent = ? AND brain_version IS NOT NULL GROUP BY brain_version`,
+       FROM runs WHERE agent_id = ? AND brain_version IS NOT NULL GROUP BY brain_version`,
     )
-    .all(agent.workspace_id, agent.name) as RunCounts[];
+    .all(agent.id) as RunCounts[];
   const thumbs = db
     .prepare(
       `SELECT r.brain_version AS v, sum(o.type = 'human_thumbs_up') AS up, sum(o.type = 'human_thumbs_down') AS down
        FROM observations o JOIN runs r ON r.id = o.run_id
-       WHERE o.workspace_id = ? AND r.workspace_id = ? AND r.agent = ? AND r.brain_version IS NOT NULL
+       WHERE r.agent_id = ? AND r.brain_version IS NOT NULL
          AND o.type IN ('human_thumbs_up', 'human_thumbs_down')
          AND o.scope IN (${visible.map(() => '?').join(', ') || "''"})
        GROUP BY r.brain_version`,
     )
-    .all(agent.workspace_id, agent.workspace_id, agent.name, ...visible) as ThumbCounts[];
+    .all(agent.id, ...visible) as ThumbCounts[];
   const runsBy = new Map(runs.map((r) => [r.v, r]));
   const thumbsBy = new Map(thumbs.map((t) => [t.v, t]));
   const rows = listVersions(db, agent);
@@ -111,14 +128,17 @@ export function effectiveness(
     const t = thumbsBy.get(v.number);
     const ended = r?.ended ?? 0;
     const succeeded = r?.succeeded ?? 0;
+    const up = t?.up ?? 0;
+    const down = t?.down ?? 0;
     return {
       number: v.number,
       runs: r?.runs ?? 0,
       ended,
       succeeded,
       rate: rateOf(succeeded, ended),
-      thumbsUp: t?.up ?? 0,
-      thumbsDown: t?.down ?? 0,
+      thumbsUp: up,
+      thumbsDown: down,
+      score: scoreOf(succeeded, ended, up, down),
       costUsd: v.cost_usd,
     };
   });
@@ -140,15 +160,23 @@ export function effectiveness(
   }
 
   const c = comparisonOf(agent);
+  const since = agent.compare_since;
+  // [G9] Each side counts the runs since the comparison was set: earlier runs of the same version
+  // were not chosen by the split.
+  const compared = db.prepare(
+    `SELECT count(*) AS runs, coalesce(sum(status IN (${finals})), 0) AS ended,
+       coalesce(sum(status = 'succeeded'), 0) AS succeeded
+     FROM runs WHERE agent_id = ? AND brain_version = ? AND (? IS NULL OR ended_at >= ?)`,
+  );
   const stats = (n: number): Stats => {
-    const v = versions.find((x) => x.number === n);
-    return { runs: v?.runs ?? 0, succeeded: v?.succeeded ?? 0, rate: v?.rate ?? null };
+    const r = compared.get(agent.id, n, since, since) as Omit<RunCounts, 'v'>;
+    return { runs: r.runs, succeeded: r.succeeded, rate: rateOf(r.succeeded, r.ended) };
   };
   return {
     agent: agent.name,
     versions,
     trend: calculateTrend(versions),
     weeks,
-    comparison: c ? { ...c, aStats: stats(c.a), bStats: stats(c.b) } : null,
+    comparison: c ? { ...c, since, aStats: stats(c.a), bStats: stats(c.b) } : null,
   };
 }

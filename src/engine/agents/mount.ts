@@ -9,20 +9,16 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/driver.ts';
 import { canSee, visibleScopes } from '../scope.ts';
-import { type AgentRow, getAgent, getVersion, parseBrain } from './agents.ts';
+import { type AgentRow, findAgent, getAgentById, getVersion, parseBrain } from './agents.ts';
 import { type Brain, KNOWN_SECTIONS } from './brain-schema.ts';
 
 /** The agent row with the comparison columns of migration 0021-agent-runs-brain. */
-type ComparedAgentRow = AgentRow & {
-  compare_a: number | null;
-  compare_b: number | null;
-  compare_split: number | null;
-};
-
 /** What one run of the MCP server remembers about its brain ([G7]). */
 export type RunMount = {
   /** The version served to this run (undefined: nothing served yet; null: served "no brain yet"). */
   served: number | null | undefined;
+  /** The agent whose brain was served ([G12]: the member's own agent of the name, else one shared with them). */
+  agentId?: string;
   /** Whether `brain_context` already answered once in this run (only the first answer holds the brain). */
   contextAnswered: boolean;
 };
@@ -42,7 +38,7 @@ export function comparedVersionFor(runId: string, a: number, b: number, split: n
 
 /** The comparison set on an agent, or null. */
 export function comparisonOf(agent: AgentRow): { a: number; b: number; split: number } | null {
-  const c = agent as ComparedAgentRow;
+  const c = agent;
   if (c.compare_a == null || c.compare_b == null || c.compare_split == null) return null;
   return { a: c.compare_a, b: c.compare_b, split: c.compare_split };
 }
@@ -66,7 +62,9 @@ export function serveBrain(
   who: { workspaceId: string; user: string; agent: string; run: string },
   mount: RunMount,
 ): MountedBrain | null {
-  const agent = getAgent(db, who.workspaceId, who.agent);
+  const agent =
+    (mount.agentId ? getAgentById(db, mount.agentId) : undefined) ??
+    findAgent(db, who.workspaceId, who.user, who.agent);
   if (!agent || !canSee(visibleScopes(db, who.user), agent.scope)) {
     if (mount.served === undefined) mount.served = null;
     return null;
@@ -78,6 +76,7 @@ export function serveBrain(
     return null;
   }
   mount.served = row.number;
+  mount.agentId = agent.id;
   return { agent: agent.name, version: row.number, brain: parseBrain(row) };
 }
 
@@ -88,16 +87,19 @@ export function serveBrain(
  */
 export function versionAtRunEnd(
   db: Db,
-  workspaceId: string,
+  who: { workspaceId: string; user: string },
   agentName: string,
   runId: string,
   mount?: RunMount,
-): number | null {
-  if (mount && mount.served !== undefined) return mount.served; // served, or served "no brain yet"
-  const agent = getAgent(db, workspaceId, agentName);
-  if (!agent) return null;
+): { agentId: string | null; version: number | null } {
+  const agent =
+    (mount?.agentId ? getAgentById(db, mount.agentId) : undefined) ??
+    findAgent(db, who.workspaceId, who.user, agentName);
+  // Served, or served "no brain yet".
+  if (mount && mount.served !== undefined) return { agentId: agent?.id ?? null, version: mount.served };
+  if (!agent) return { agentId: null, version: null };
   const number = versionForRun(agent, runId);
-  return number !== null && getVersion(db, agent, number) ? number : null;
+  return { agentId: agent.id, version: number !== null && getVersion(db, agent, number) ? number : null };
 }
 
 /** A brain as whole entries to render: the summary, then each section's entries. */

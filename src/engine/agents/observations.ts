@@ -7,6 +7,7 @@
  * only those in scopes they can see.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   AGENT_NAME_RE,
@@ -18,7 +19,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { observationId } from '../ids.ts';
 import { canSee, visibleScopes } from '../scope.ts';
-import { ensureAgent, getAgent } from './agents.ts';
+import { type AgentRow, ensureAgent, findAgent, getAgentById } from './agents.ts';
 
 export type Observation = z.output<typeof ObservationSchema>;
 
@@ -50,9 +51,12 @@ export type ObservationFilter = {
   offset?: number;
 };
 
-type Row = {
+/** An observation as its table holds it. */
+export type ObservationRow = {
   id: string;
   agent: string | null;
+  agent_id: string | null;
+  key: string;
   type: string;
   text: string | null;
   payload: string | null;
@@ -134,27 +138,29 @@ function checkObserver(who: Observer, type: string): void {
  * the agent of the run a person's feedback is on) when the member may write there, else the
  * member's user scope.
  */
-function scopeFor(db: Db, who: Observer, now: Date): string {
+function placeFor(db: Db, who: Observer, now: Date): { scope: string; agentId: string | null } {
   const own = `user:${who.user}`;
-  let agentName = who.agent;
-  if (agentName === null && who.run !== null) {
+  let agent: AgentRow | undefined;
+  if (who.agent !== null) {
+    // An agent's first observation makes its row, in the member's user scope ([G3]).
+    agent = ensureAgent(db, who.workspaceId, who.agent, own, who.user, now);
+  } else if (who.run !== null) {
     const run = db
-      .prepare('SELECT agent FROM runs WHERE id = ? AND workspace_id = ?')
-      .get(who.run.trim(), who.workspaceId) as { agent: string } | undefined;
+      .prepare('SELECT agent, agent_id, user_id FROM runs WHERE id = ? AND workspace_id = ?')
+      .get(who.run.trim(), who.workspaceId) as
+      | { agent: string; agent_id: string | null; user_id: string | null }
+      | undefined;
     if (!run) refuse('run', `no run "${who.run.trim().slice(0, 100)}" here (\`brain runs\` lists them).`);
-    agentName = run.agent;
+    agent =
+      (run.agent_id ? getAgentById(db, run.agent_id) : undefined) ??
+      findAgent(db, who.workspaceId, run.user_id ?? who.user, run.agent);
   }
-  // An agent's first observation makes its row, in the member's user scope ([G3]).
-  const agent =
-    who.agent !== null
-      ? ensureAgent(db, who.workspaceId, who.agent, own, now)
-      : agentName
-        ? getAgent(db, who.workspaceId, agentName)
-        : undefined;
-  return agent && canSee(visibleScopes(db, who.user), agent.scope) ? agent.scope : own;
+  const scope = agent && canSee(visibleScopes(db, who.user), agent.scope) ? agent.scope : own;
+  // A person's observation feeds every agent ([G3]): it names none.
+  return { scope, agentId: who.agent !== null && agent ? agent.id : null };
 }
 
-function toObservation(r: Row): Observation {
+function toObservation(r: ObservationRow): Observation {
   return {
     id: r.id,
     agent: r.agent,
@@ -179,15 +185,19 @@ export function observe(db: Db, who: Observer, input: ObserveInput, now = new Da
   const payload = checkPayload(input.payload);
   if (text === null && payload === null) refuse('text', 'give text or payload (one of them is required).');
   const importance = checkImportance(input.importance);
-  const scope = scopeFor(db, who, now);
-  const id = observationId(who.workspaceId, who.user);
+  const { scope, agentId } = placeFor(db, who, now);
+  const key = randomUUID();
+  const id = observationId(who.workspaceId, who.user, key);
   db.prepare(
-    `INSERT INTO observations (id, workspace_id, agent, type, text, payload, importance, scope, user_id, run_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO observations (id, workspace_id, agent, agent_id, key, type, text, payload, importance, scope, user_id,
+       run_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     who.workspaceId,
     who.agent,
+    agentId,
+    key,
     type,
     text,
     payload,
@@ -197,7 +207,7 @@ export function observe(db: Db, who: Observer, input: ObserveInput, now = new Da
     who.run?.trim() ?? null,
     now.toISOString(),
   );
-  return toObservation(db.prepare('SELECT * FROM observations WHERE id = ?').get(id) as Row);
+  return toObservation(db.prepare('SELECT * FROM observations WHERE id = ?').get(id) as ObservationRow);
 }
 
 /** Observations in the scopes the reader can see, newest first, filtered and paged. */
@@ -230,6 +240,6 @@ export function listObservations(
     .prepare(
       `SELECT * FROM observations WHERE ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
     )
-    .all(...params, filter.limit ?? L.listDefault, filter.offset ?? 0) as Row[];
+    .all(...params, filter.limit ?? L.listDefault, filter.offset ?? 0) as ObservationRow[];
   return { observations: rows.map(toObservation), total };
 }

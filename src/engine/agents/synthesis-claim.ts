@@ -9,7 +9,7 @@
  */
 import { type Db, writeTx } from '../db/driver.ts';
 import { claimToken, type LeaseHooks, leaseUntil } from '../jobs/jobs-lease.ts';
-import { type AgentRow, getAgent } from './agents.ts';
+import { type AgentRow, getAgentById } from './agents.ts';
 
 export type ClaimResult<T> = { token: string; agent: AgentRow; value: T } | { refused: string };
 
@@ -19,45 +19,43 @@ export type ClaimResult<T> = { token: string; agent: AgentRow; value: T } | { re
  */
 export function claimSynthesis<T>(
   db: Db,
-  workspaceId: string,
-  name: string,
+  id: string,
   check: (agent: AgentRow) => T | string,
 ): ClaimResult<T> {
   return writeTx(db, () => {
-    const agent = getAgent(db, workspaceId, name);
-    if (!agent) return { refused: `no agent ${name}` };
+    const agent = getAgentById(db, id);
+    if (!agent) return { refused: `no agent ${id}` };
     if (agent.synthesis_owner !== null && (agent.synthesis_lease_until ?? 0) >= Date.now())
-      return { refused: `another process is synthesizing ${name} (claim ${agent.synthesis_owner})` };
+      return { refused: `another process is synthesizing ${agent.name} (claim ${agent.synthesis_owner})` };
     const value = check(agent);
     if (typeof value === 'string') return { refused: value };
     const token = claimToken();
-    db.prepare(
-      'UPDATE agents SET synthesis_owner = ?, synthesis_lease_until = ? WHERE workspace_id = ? AND name = ?',
-    ).run(token, leaseUntil(), workspaceId, name);
+    db.prepare('UPDATE agents SET synthesis_owner = ?, synthesis_lease_until = ? WHERE id = ?').run(
+      token,
+      leaseUntil(),
+      id,
+    );
     return { token, agent, value };
   });
 }
 
 /** True while the agent row still names this claim. Call inside the transaction that writes. */
-export function holdsSynthesis(db: Db, workspaceId: string, name: string, token: string): boolean {
-  return getAgent(db, workspaceId, name)?.synthesis_owner === token;
+export function holdsSynthesis(db: Db, id: string, token: string): boolean {
+  return getAgentById(db, id)?.synthesis_owner === token;
 }
 
 /** What the lease's heartbeat and its giving back do to the agent row. */
-export function synthesisLeaseHooks(db: Db, workspaceId: string, name: string, token: string): LeaseHooks {
+export function synthesisLeaseHooks(db: Db, id: string, token: string): LeaseHooks {
   return {
     renew: (until) =>
       db
-        .prepare(
-          'UPDATE agents SET synthesis_lease_until = ? WHERE workspace_id = ? AND name = ? AND synthesis_owner = ?',
-        )
-        .run(until, workspaceId, name, token).changes === 1,
+        .prepare('UPDATE agents SET synthesis_lease_until = ? WHERE id = ? AND synthesis_owner = ?')
+        .run(until, id, token).changes === 1,
     release: () => {
       if (!db.open) return;
       db.prepare(
-        `UPDATE agents SET synthesis_owner = NULL, synthesis_lease_until = NULL
-         WHERE workspace_id = ? AND name = ? AND synthesis_owner = ?`,
-      ).run(workspaceId, name, token);
+        'UPDATE agents SET synthesis_owner = NULL, synthesis_lease_until = NULL WHERE id = ? AND synthesis_owner = ?',
+      ).run(id, token);
     },
   };
 }

@@ -45,17 +45,11 @@ export function gatherInput(db: Db, agent: AgentRow, minImportance: number, now:
   const own = db
     .prepare(
       `SELECT id, type, text, payload, importance, created_at, 0 AS human FROM observations
-       WHERE workspace_id = ? AND agent = ? AND synthesized_at IS NULL AND importance >= ?
+       WHERE agent_id = ? AND synthesized_at IS NULL AND importance >= ?
          AND scope IN (${marks(scopes.length)})
        ORDER BY importance DESC, created_at DESC, rowid DESC LIMIT ?`,
     )
-    .all(
-      agent.workspace_id,
-      agent.name,
-      minImportance,
-      ...scopes,
-      SYNTHESIS.maxObservations,
-    ) as InputObservation[];
+    .all(agent.id, minImportance, ...scopes, SYNTHESIS.maxObservations) as InputObservation[];
   const cutoff = now.toISOString();
   const human = db
     .prepare(

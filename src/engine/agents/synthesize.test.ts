@@ -13,14 +13,15 @@ import type { ModelAccess } from '../llm/config.ts';
 import { setModelSetting } from '../llm/config.ts';
 import { findBoundary, splitFenced } from '../read/framing.ts';
 import { snapshot } from '../testing/db-dump.ts';
+import { askedIds, brainOf } from '../testing/scripted-brain.ts';
 import {
   type ChatRequest,
   type ScriptedModel,
   type ScriptedReply,
-  type ScriptedUsage,
   startScriptedModel,
 } from '../testing/scripted-model.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
+import { getAgent } from './agents.ts';
 import { writeAgentSettings } from './config.ts';
 import { observe } from './observations.ts';
 import { synthesizeAgent } from './synthesize.ts';
@@ -36,21 +37,6 @@ let reply: (req: ChatRequest) => ScriptedReply;
 let clock: Date;
 
 /** The observation ids a synthesis request lists, in the order it lists them. */
-function askedIds(req: ChatRequest): string[] {
-  const text = String(req.messages.find((m) => m.role === 'user')?.content ?? '');
-  return [...text.matchAll(/^\d+\. id (o_[0-9a-f]{20}),/gm)].map((m) => m[1] as string);
-}
-
-/** A brain citing every observation the request gave, one gotcha each. */
-function brainOf(req: ChatRequest, usage?: ScriptedUsage): ScriptedReply {
-  const ids = askedIds(req);
-  const brain = {
-    summary: `from ${ids.length} observations`,
-    sections: { gotchas: ids.map((id) => ({ text: `lesson ${id}`, observation_ids: [id] })) },
-  };
-  return { content: JSON.stringify(brain), usage };
-}
-
 beforeEach(async () => {
   ws = createTestWorkspace();
   engine = ws.open();
@@ -81,8 +67,12 @@ function many(agent: string, n: number, importance = 0.5) {
   );
 }
 
+/** The agent of the name (a target with no row when there is none: the claim refuses it). */
+const targetOf = (e: { db: typeof engine.db; workspaceId: string }, name: string) =>
+  getAgent(e.db, e.workspaceId, name) ?? { id: `a_none_${name}`, name, workspace_id: e.workspaceId };
+
 const synth = (name: string, options: { force?: boolean; access?: ModelAccess; timeoutMs?: number } = {}) =>
-  synthesizeAgent(engine.db, engine.workspaceId, name, options.access ?? access, {
+  synthesizeAgent(engine.db, targetOf(engine, name), options.access ?? access, {
     user: engine.user,
     now: () => clock,
     force: options.force,
@@ -422,7 +412,7 @@ describe('[G3] the claim', () => {
     reply = (req) => ({ after: held, reply: brainOf(req) as { content: string } });
     const first = synth('cmo');
     while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
-    const second = await synthesizeAgent(other.db, other.workspaceId, 'cmo', access, {
+    const second = await synthesizeAgent(other.db, targetOf(other, 'cmo'), access, {
       user: other.user,
       now: () => clock,
     });
@@ -430,7 +420,7 @@ describe('[G3] the claim', () => {
     expect(second.reason).toMatch(/another process is synthesizing cmo/);
     release();
     expect((await first).state).toBe('synthesized');
-    const third = await synthesizeAgent(other.db, other.workspaceId, 'cmo', access, {
+    const third = await synthesizeAgent(other.db, targetOf(other, 'cmo'), access, {
       user: other.user,
       now: () => clock,
     });

@@ -8,13 +8,13 @@
  */
 import { AppError } from '#shared/errors.ts';
 import { type Db, writeTx } from '../db/driver.ts';
-import { sha256 } from '../ids.ts';
+import { brainVersionId } from '../ids.ts';
 import { holdLease } from '../jobs/jobs-lease.ts';
 import { completeWithUsage } from '../llm/client.ts';
 import type { ModelAccess } from '../llm/config.ts';
 import {
   type AgentRow,
-  getAgent,
+  getAgentById,
   getVersion,
   thresholdOf,
   toMeta,
@@ -99,22 +99,22 @@ function writeVersion(
   now: Date,
 ): Written {
   return writeTx(db, () => {
-    if (!holdsSynthesis(db, agent.workspace_id, agent.name, token)) return { lost: true };
-    const fresh = getAgent(db, agent.workspace_id, agent.name) as AgentRow;
+    if (!holdsSynthesis(db, agent.id, token)) return { lost: true };
+    const fresh = getAgentById(db, agent.id) as AgentRow;
     const max = db
-      .prepare('SELECT max(number) AS n FROM agent_brain_versions WHERE workspace_id = ? AND agent = ?')
-      .get(agent.workspace_id, agent.name) as { n: number | null };
+      .prepare('SELECT max(number) AS n FROM agent_brain_versions WHERE agent_id = ?')
+      .get(agent.id) as { n: number | null };
     const number = (max.n ?? 0) + 1;
     const ids = [...input.own, ...input.human].map((o) => o.id);
     const at = now.toISOString();
-    const id = `b_${sha256(new TextEncoder().encode(`${agent.workspace_id}\0${agent.name}\0${number}\0${token}`)).slice(0, 20)}`;
     db.prepare(
-      `INSERT INTO agent_brain_versions (id, workspace_id, agent, number, parent, brain, observation_ids, model,
-         input_tokens, output_tokens, cached_tokens, cost_usd, created_at, created_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO agent_brain_versions (id, workspace_id, agent_id, agent, number, parent, brain, observation_ids,
+         model, input_tokens, output_tokens, cached_tokens, cost_usd, created_at, created_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      id,
+      brainVersionId(agent.workspace_id, agent.id, number),
       agent.workspace_id,
+      agent.id,
       agent.name,
       number,
       fresh.active_version,
@@ -134,8 +134,8 @@ function writeVersion(
     for (const o of input.own) mark.run(at, number, o.id);
     db.prepare(
       `UPDATE agents SET active_version = ?, last_synthesized_at = ?, human_until = ?, synthesis_owner = NULL,
-         synthesis_lease_until = NULL, updated_at = ? WHERE workspace_id = ? AND name = ?`,
-    ).run(number, input.cutoff, input.humanUntil, at, agent.workspace_id, agent.name);
+         synthesis_lease_until = NULL, updated_at = ? WHERE id = ?`,
+    ).run(number, input.cutoff, input.humanUntil, at, agent.id);
     return { version: toMeta(getVersion(db, agent, number) as NonNullable<ReturnType<typeof getVersion>>) };
   });
 }
@@ -146,14 +146,14 @@ function writeVersion(
  */
 export async function synthesizeAgent(
   db: Db,
-  workspaceId: string,
-  name: string,
+  target: Pick<AgentRow, 'id' | 'name' | 'workspace_id'>,
   access: ModelAccess,
   options: SynthesisOptions,
 ): Promise<SynthesisOutcome> {
+  const { name, workspace_id: workspaceId } = target;
   const now = options.now ?? (() => new Date());
   const { minSynthesisImportance } = readAgentNumbers(db);
-  const claim = claimSynthesis(db, workspaceId, name, (agent) => {
+  const claim = claimSynthesis(db, target.id, (agent) => {
     const at = now();
     if (!options.force) {
       const why = notDueReason(db, agent, at);
@@ -170,7 +170,7 @@ export async function synthesizeAgent(
     return outcome(name, 'skipped', claim.refused);
   }
   const { token, agent, value: input } = claim;
-  const lease = holdLease(token, synthesisLeaseHooks(db, workspaceId, name, token), {
+  const lease = holdLease(token, synthesisLeaseHooks(db, target.id, token), {
     group: db,
     signal: options.signal,
   });

@@ -123,7 +123,7 @@ describe('[K15] chat cites facts', () => {
     expect(facts.map((f) => f.text.trim().split('\n').at(-1))).toEqual([
       'Acme Paper Ltd.: A box of paper costs EUR 12. (valid 2026-03-10)',
     ]);
-    expect(facts[0]?.text).toContain('Fact about Acme Paper Ltd., from inv2.md');
+    expect(facts[0]?.text).toContain('Fact about Acme Paper Ltd., from Invoice 2');
     // The superseded price and the legal team's fact are never given.
     expect(system).not.toContain('A box of paper costs EUR 10.');
     expect(system).not.toContain('June 2027');
@@ -134,7 +134,7 @@ describe('[K15] chat cites facts', () => {
     expect(cited).toMatchObject({
       kind: 'fact',
       label: 'Acme Paper Ltd.',
-      citation: { itemId: inv2, fileLabel: 'inv2.md' },
+      citation: { itemId: inv2, fileLabel: 'Invoice 2' },
       fact: { entityId: entity, entity: 'Acme Paper Ltd.', source: inv2, validAt: '2026-03-10' },
     });
     expect(facts[0]?.attrs).toEqual({ n: String(n), id: cited?.id, kind: 'fact' });

@@ -18,6 +18,7 @@ import type { Citation, StorageKind } from '#shared/types.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { queryTerms } from '../search/keyword.ts';
+import { isRunWord } from '../search/scripts.ts';
 import type { Answerer } from './chat-model.ts';
 
 /** What the read injection hands the chat for one turn. */
@@ -112,10 +113,16 @@ function toTurn(r: TurnRow): ChatTurn {
 
 /** Character ranges of the question's words (and their inflections) in a passage. */
 function highlightTerms(text: string, question: string): { start: number; end: number }[] {
-  const stems = queryTerms(question).map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
-  if (stems.length === 0) return [];
-  const escaped = stems.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  const terms = queryTerms(question);
+  if (terms.length === 0) return [];
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A word inside a run of Chinese or Japanese is marked as itself; others with their inflections.
+  const patterns = terms.map((t) =>
+    isRunWord(t)
+      ? literal(t)
+      : `(?<![\\p{L}\\p{N}])${literal(t.length > 5 ? t.slice(0, t.length - 2) : t)}[\\p{L}\\p{N}]*`,
+  );
+  const re = new RegExp(patterns.join('|'), 'giu');
   const out: { start: number; end: number }[] = [];
   for (const m of text.matchAll(re)) out.push({ start: m.index, end: m.index + m[0].length });
   return out;

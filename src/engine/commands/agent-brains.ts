@@ -23,6 +23,7 @@ import {
   activeVersion,
   costSince,
   ensureAgent,
+  findAgent,
   getVersion,
   listVersions,
   movePointer,
@@ -49,8 +50,8 @@ const WEEK_MS = 7 * 86_400_000;
 function summary(engine: Engine, agent: AgentRow): Summary {
   const { db } = engine;
   const versions = db
-    .prepare('SELECT count(*) AS n FROM agent_brain_versions WHERE workspace_id = ? AND agent = ?')
-    .get(agent.workspace_id, agent.name) as { n: number };
+    .prepare('SELECT count(*) AS n FROM agent_brain_versions WHERE agent_id = ?')
+    .get(agent.id) as { n: number };
   return {
     name: agent.name,
     tier: agent.tier,
@@ -80,9 +81,13 @@ function versionOf(engine: Engine, agent: AgentRow, n: number, op: string) {
 async function agentsList(ctx: CommandContext): Promise<OutputOf<typeof AgentsList>> {
   const { engine } = ctx;
   const visible = engine.scopes();
-  const rows = engine.db
-    .prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY name')
-    .all(engine.workspaceId) as AgentRow[];
+  const names = engine.db
+    .prepare('SELECT DISTINCT name FROM agents WHERE workspace_id = ? ORDER BY name')
+    .all(engine.workspaceId) as { name: string }[];
+  // Per name, the agent the member means by it ([G12]): their own, else one shared with them.
+  const rows = names
+    .map((n) => findAgent(engine.db, engine.workspaceId, engine.user, n.name))
+    .filter((a): a is AgentRow => a !== undefined);
   return { agents: rows.filter((a) => canSee(visible, a.scope)).map((a) => summary(engine, a)) };
 }
 
@@ -142,14 +147,14 @@ async function agentsSynthesize(
 ): Promise<OutputOf<typeof AgentsSynthesize>> {
   const { engine } = ctx;
   // No row is made here: an agent with no observation of its own has nothing to synthesize ([G3]).
-  writableAgent(engine, input.agent);
+  const agent = writableAgent(engine, input.agent);
   const access = await resolveModel(engine.db, engine.home);
   if (!access)
     throw new AppError(
       'unsupported',
       'agents.synthesize: synthesis needs a chat model: set one with `brain config set model.baseUrl <url>` and `brain config set model.name <name>` (or in Settings), then try again.',
     );
-  return synthesizeAgent(engine.db, engine.workspaceId, input.agent, access, {
+  return synthesizeAgent(engine.db, agent, access, {
     user: engine.user,
     force: input.force,
     signal: ctx.signal,
@@ -162,11 +167,11 @@ async function agentsSet(
 ): Promise<OutputOf<typeof AgentsSet>> {
   const { engine } = ctx;
   const agent = writeTx(engine.db, () => {
-    ensureAgent(engine.db, engine.workspaceId, input.agent, `user:${engine.user}`);
+    ensureAgent(engine.db, engine.workspaceId, input.agent, `user:${engine.user}`, engine.user);
     const row = writableAgent(engine, input.agent);
     engine.db
-      .prepare('UPDATE agents SET tier = ?, updated_at = ? WHERE workspace_id = ? AND name = ?')
-      .run(input.tier, new Date().toISOString(), row.workspace_id, row.name);
+      .prepare('UPDATE agents SET tier = ?, updated_at = ? WHERE id = ?')
+      .run(input.tier, new Date().toISOString(), row.id);
     return readableAgent(engine.db, engine.workspaceId, engine.user, input.agent);
   });
   return { agent: summary(engine, agent) };

@@ -13,12 +13,13 @@ import type {
 } from '#shared/api/ops/agent-runs.ts';
 import { AppError } from '#shared/errors.ts';
 import { assertLocalAdmin } from '../access/local-admin.ts';
-import { type AgentRow, getAgent, getVersion, listVersions, readableAgent } from '../agents/agents.ts';
+import { type AgentRow, getAgentById, getVersion, listVersions, readableAgent } from '../agents/agents.ts';
 import { effectiveness } from '../agents/effectiveness.ts';
 import { comparisonOf, newRunMount, serveBrain } from '../agents/mount.ts';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
+import { resendVersions } from '../sync/agent-records.ts';
 import type { CommandContext } from './types.ts';
 
 function writableAgent(engine: Engine, name: string): AgentRow {
@@ -52,11 +53,11 @@ async function agentsCompare(
   const agent = writableAgent(engine, input.agent);
   const at = new Date().toISOString();
   const set = engine.db.prepare(
-    `UPDATE agents SET compare_a = ?, compare_b = ?, compare_split = ?, updated_at = ?
-     WHERE workspace_id = ? AND name = ?`,
+    `UPDATE agents SET compare_a = ?, compare_b = ?, compare_split = ?, compare_since = ?, updated_at = ?
+     WHERE id = ?`,
   );
   if (input.off) {
-    writeTx(engine.db, () => set.run(null, null, null, at, agent.workspace_id, agent.name));
+    writeTx(engine.db, () => set.run(null, null, null, null, at, agent.id));
     return { agent: agent.name, comparison: null };
   }
   const [a, b] = input.versions as [number, number];
@@ -72,8 +73,8 @@ async function agentsCompare(
     }
   }
   const split = input.split ?? 50;
-  writeTx(engine.db, () => set.run(a, b, split, at, agent.workspace_id, agent.name));
-  const row = getAgent(engine.db, agent.workspace_id, agent.name) as AgentRow;
+  writeTx(engine.db, () => set.run(a, b, split, at, at, agent.id));
+  const row = getAgentById(engine.db, agent.id) as AgentRow;
   return { agent: agent.name, comparison: comparisonOf(row) };
 }
 
@@ -101,11 +102,13 @@ async function agentsShare(
     throw new AppError('not-found', `agents.share: scope: no team "${id}" (\`brain team list\` shows them).`);
   if (kind === 'user' && !engine.db.prepare('SELECT 1 FROM users WHERE id = ?').get(id))
     throw new AppError('not-found', `agents.share: scope: no member "${id}" in this workspace.`);
-  writeTx(engine.db, () =>
+  writeTx(engine.db, () => {
     engine.db
-      .prepare('UPDATE agents SET scope = ?, updated_at = ? WHERE workspace_id = ? AND name = ?')
-      .run(scope, new Date().toISOString(), agent.workspace_id, agent.name),
-  );
+      .prepare('UPDATE agents SET scope = ?, updated_at = ? WHERE id = ?')
+      .run(scope, new Date().toISOString(), agent.id);
+    // Its versions travel in its scope: each is sent again in the new one ([G12]).
+    resendVersions(engine.db, agent.id);
+  });
   return { agent: agent.name, scope, previous: agent.scope };
 }
 

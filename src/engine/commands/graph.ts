@@ -93,6 +93,14 @@ export async function runsEnd(
     throw new AppError('validation-failed', 'runs.end: run_id: say which run ended (its id).');
   }
   const agentName = agent?.name ?? ctx.surface;
+  // The version this run read (docs/AGENTS.md [G7]): what its server served it, else the one it would get.
+  const read = versionAtRunEnd(
+    engine.db,
+    { workspaceId: engine.workspaceId, user: engine.user },
+    agentName,
+    run,
+    run === agent?.run ? agent.mount : undefined,
+  );
   const record = recordRunEnd(engine.db, {
     run,
     workspaceId: engine.workspaceId,
@@ -101,14 +109,8 @@ export async function runsEnd(
     status: input.status,
     workProducts: input.work_products,
     startedAt: run === agent?.run ? agent.startedAt : null,
-    // The version this run read (docs/AGENTS.md [G7]): what its server served it, else the one it would get.
-    brainVersion: versionAtRunEnd(
-      engine.db,
-      engine.workspaceId,
-      agentName,
-      run,
-      run === agent?.run ? agent.mount : undefined,
-    ),
+    brainVersion: read.version,
+    brainAgent: read.agentId,
   });
   const handoff = record.writeback === 'pending' ? handOffWriteback(engine, run, ctx.surface) : null;
   return { ...record, chars: input.work_products.length, writebackBy: handoff?.by ?? null };

@@ -47,8 +47,13 @@ export type HostServices = {
     add(path: string, scope?: string): Promise<WatchedFolder>;
     remove(path: string): Promise<boolean>;
   };
-  /** Starts the embedding model's download in the background (the status says how far it got). */
-  downloadModel(): void;
+  /**
+   * Starts an embedding model's download in the background (the status says how far it got);
+   * `then` runs once it is here.
+   */
+  downloadModel(modelId: string, then?: () => void): void;
+  /** Embeds in the background what has no vector of the workspace's model (after a switch). */
+  embedAgain(): void;
   /** Looks at the connected and received trees now, building those due (docs/TREES.md [T13]). */
   kickTrees(): void;
 };

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, describe, expect, it } from 'vitest';
-import { edgeId, ownedItemId, sectionId } from '../ids.ts';
+import { agentId, brainVersionId, edgeId, ownedItemId, sectionId } from '../ids.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
@@ -160,6 +160,54 @@ describe('[S25] upgrading a workspace of the previous release', () => {
     });
     expect((db.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n).toBe(3);
     expect((db.prepare('SELECT COUNT(*) AS n FROM sync_changes').get() as { n: number }).n).toBe(0);
+    db.close();
+  });
+});
+
+describe('[G12] a workspace with agent brains from before agents had ids (migration 0023)', () => {
+  it('gives each agent its id, each version one from its agent and number, and keeps versions and observations immutable', () => {
+    dir = mkdtempSync(join(tmpdir(), 'brain-upgrade-'));
+    const db = new Database(join(dir, 'brain.db'));
+    sqliteVec.load(db);
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.id < '0023'),
+    );
+    const ws = 'ws-agents';
+    const now = '2026-11-30T00:00:00.000Z';
+    db.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)').run('dana', 'dana', now);
+    db.prepare(
+      `INSERT INTO observations (id, workspace_id, agent, type, text, importance, scope, user_id, created_at)
+       VALUES ('o_00000000000000000001', ?, 'coder', 'gotcha', 'node 20', 0.8, 'user:dana', 'dana', ?)`,
+    ).run(ws, now);
+    db.prepare(
+      `INSERT INTO agents (workspace_id, name, scope, active_version, compare_a, compare_b, compare_split, created_at, updated_at)
+       VALUES (?, 'coder', 'user:dana', 1, 1, 1, 50, ?, ?)`,
+    ).run(ws, now, now);
+    db.prepare(
+      `INSERT INTO agent_brain_versions (id, workspace_id, agent, number, parent, brain, observation_ids, model, created_at, created_by)
+       VALUES ('b_old', ?, 'coder', 1, NULL, '{"summary":"s","sections":{}}', '["o_00000000000000000001"]', 'm', ?, 'dana')`,
+    ).run(ws, now);
+    db.prepare(
+      `INSERT INTO runs (id, workspace_id, user_id, agent, status, work_products, writeback_state, ended_at, updated_at, brain_version)
+       VALUES ('r1', ?, 'dana', 'coder', 'succeeded', '', 'skipped', ?, ?, 1)`,
+    ).run(ws, now, now);
+    migrate(db);
+    const agent = agentId(ws, 'dana', 'coder');
+    expect(db.prepare('SELECT id, creator, active_version, compare_since FROM agents').all()).toEqual([
+      { id: agent, creator: 'dana', active_version: 1, compare_since: now },
+    ]);
+    expect(db.prepare('SELECT id, agent_id, number FROM agent_brain_versions').all()).toEqual([
+      { id: brainVersionId(ws, agent, 1), agent_id: agent, number: 1 },
+    ]);
+    expect(db.prepare('SELECT agent_id, key FROM observations').get()).toEqual({
+      agent_id: agent,
+      key: 'o_00000000000000000001',
+    });
+    expect(db.prepare('SELECT agent_id FROM runs').get()).toEqual({ agent_id: agent });
+    expect(() => db.prepare("UPDATE agent_brain_versions SET model = 'x'").run()).toThrow(/immutable/);
+    expect(() => db.prepare('DELETE FROM agent_brain_versions').run()).toThrow(/immutable/);
+    expect(() => db.prepare("UPDATE observations SET key = 'x'").run()).toThrow(/append-only/);
     db.close();
   });
 });

@@ -12,19 +12,29 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelDownload } from '#shared/api/ops/workspace.ts';
+import { DEFAULT_MODEL_ID, MULTILINGUAL_MODEL_ID } from '#shared/constants.ts';
+import { run } from '../commands/index.ts';
+import { memberContext } from '../commands/types.ts';
+import { Engine } from '../engine.ts';
+import { createTestWorkspace } from '../testing/test-engine.ts';
+import { chosenModelId } from './choice.ts';
+import { MODEL_HUB_ENV } from './download.ts';
 import { createEmbedder, downloadModel } from './index.ts';
 import { TINY_MODEL_DIR } from './test-helpers.ts';
 
 const MODEL = 'acme/tiny-embedder';
 
-/** A stand-in for the Hugging Face hub: /<model>/resolve/main/<file> serves the tiny model. */
-function startHub(): Promise<{ server: Server; url: string; requests: string[] }> {
+/** A stand-in for the Hugging Face hub: /<model>/resolve/main/<file> serves the tiny model for these models. */
+function startHub(
+  models: readonly string[] = [MODEL],
+): Promise<{ server: Server; url: string; requests: string[] }> {
   const requests: string[] = [];
-  const prefix = `/${MODEL}/resolve/main/`;
   const server = createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '');
     requests.push(path);
-    const file = path.startsWith(prefix) ? join(TINY_MODEL_DIR, path.slice(prefix.length)) : '';
+    const prefix = models.map((m) => `/${m}/resolve/main/`).find((p) => path.startsWith(p));
+    const file = prefix ? join(TINY_MODEL_DIR, path.slice(prefix.length)) : '';
     if (!file || !existsSync(file) || statSync(file).isDirectory()) {
       res.writeHead(404).end('not found');
       return;
@@ -99,5 +109,43 @@ describe('downloadModel', () => {
     expect((err as Error).message).toContain('keyword search still works');
     expect(readdirSync(join(offlineHome, 'models'))).toEqual([]);
     rmSync(offlineHome, { recursive: true, force: true });
+  });
+});
+
+describe('[R8] model.download --multilingual', () => {
+  let hub: Awaited<ReturnType<typeof startHub>>;
+  const ws = createTestWorkspace();
+  beforeAll(async () => {
+    hub = await startHub([MULTILINGUAL_MODEL_ID]);
+    process.env[MODEL_HUB_ENV] = hub.url;
+  });
+  afterAll(async () => {
+    delete process.env[MODEL_HUB_ENV];
+    hub.server.close();
+    await ws.cleanup();
+  });
+
+  it('downloads the multilingual model from the configured hub and switches the workspace to it', async () => {
+    const engine = Engine.open({ home: ws.home });
+    await engine.add([ws.write('umzug.md', '# Umzug\n\nDie Spedition holt die Möbel ab.')]);
+    await engine.index();
+    expect(chosenModelId(engine.db)).toBe(DEFAULT_MODEL_ID);
+    expect(engine.embedder.state().status).toBe('off');
+
+    const out = await run(memberContext(engine, 'cli'), ModelDownload, { model: 'multilingual' });
+    expect(out.dir).toBe(join(ws.home, 'models', MULTILINGUAL_MODEL_ID));
+    expect(chosenModelId(engine.db)).toBe(MULTILINGUAL_MODEL_ID);
+    expect(engine.embedder.state()).toMatchObject({ status: 'on', modelId: MULTILINGUAL_MODEL_ID });
+    expect(hub.requests.some((r) => r.startsWith(`/${MULTILINGUAL_MODEL_ID}/resolve/main/`))).toBe(true);
+
+    // What was indexed while the model was off gets vectors of the chosen model.
+    await engine.index();
+    const models = engine.db
+      .prepare('SELECT DISTINCT embedded_model AS m FROM items WHERE indexed = 1 AND retired_at IS NULL')
+      .all() as { m: string | null }[];
+    expect(models).toEqual([{ m: MULTILINGUAL_MODEL_ID }]);
+    expect((await engine.search('Möbel Spedition', { mode: 'hybrid' })).hits[0]?.citation?.fileLabel).toBe(
+      'Umzug',
+    );
   });
 });

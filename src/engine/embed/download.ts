@@ -17,6 +17,14 @@ export type DownloadOptions = {
   remoteHost?: string;
 };
 
+/** A mirror of the Hugging Face hub to download models from (an intranet mirror; tests). */
+export const MODEL_HUB_ENV = 'BRAIN_MODEL_HUB';
+
+export function modelHub(): string | undefined {
+  const hub = process.env[MODEL_HUB_ENV]?.trim();
+  return hub ? (hub.endsWith('/') ? hub : `${hub}/`) : undefined;
+}
+
 type Download = { promise: Promise<string>; fraction: number };
 
 /** Downloads in flight, by target folder: the embedder reports them as 'downloading'. */

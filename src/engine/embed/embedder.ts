@@ -11,7 +11,15 @@ import {
 import type { Embedder, ModelState } from './types.ts';
 import { type EmbedWorkerClient, startEmbedWorker } from './worker-client.ts';
 
-export type EmbedderOptions = { home: string; modelId?: string; modelDir?: string };
+export type EmbedderOptions = {
+  home: string;
+  /**
+   * The model to embed with, or how to read it each time (the workspace's choice, which another
+   * process may change: src/engine/embed/choice.ts). Ignored for the folder when `modelDir` is set.
+   */
+  modelId?: string | (() => string);
+  modelDir?: string;
+};
 
 /** Cuts a text to EMBED_MAX_CHARS without splitting a surrogate pair. */
 export function cutForEmbedding(text: string): string {
@@ -22,54 +30,91 @@ export function cutForEmbedding(text: string): string {
 }
 
 export function createEmbedder(opts: EmbedderOptions): Embedder {
-  const requested = opts.modelId ?? DEFAULT_MODEL_ID;
-  let failure: string | null = null;
+  const requested = (): string =>
+    (typeof opts.modelId === 'function' ? opts.modelId() : opts.modelId) ?? DEFAULT_MODEL_ID;
+  let failure: { reason: string; requested: string } | null = null;
   let client: EmbedWorkerClient | null = null;
   // Pinned when the worker starts: vectors must keep the id of the model that made them.
-  let loaded: { dir: string; modelId: string } | null = null;
+  let loaded: { dir: string; modelId: string; requested: string } | null = null;
+  // Embeddings in flight: the model is never switched under one, so the id read right after an
+  // embedding returns is the id of the model that made it.
+  let inFlight = 0;
+  let closed = false;
 
   // Looked up on every call while missing, so a model that arrives later (a download) is picked up.
-  const locate = (): string | null => {
+  const locate = (modelId: string): string | null => {
     if (opts.modelDir) return hasModelFiles(opts.modelDir) ? opts.modelDir : null;
-    return findModelDir({ home: opts.home, modelId: requested });
+    return findModelDir({ home: opts.home, modelId });
   };
-  const candidates = () =>
-    opts.modelDir ? [opts.modelDir] : modelDirCandidates({ ...opts, modelId: requested });
+  const candidates = (modelId: string) =>
+    opts.modelDir ? [opts.modelDir] : modelDirCandidates({ home: opts.home, modelId });
+
+  /**
+   * The workspace chose another model: once nothing is being embedded and the new model's files
+   * are here, the old worker goes and the next embedding starts the new one. Until then the old
+   * model keeps answering, so semantic search works while the new one downloads.
+   */
+  const follow = (): string => {
+    const want = requested();
+    if (failure && !closed && failure.requested !== want) failure = null;
+    if (!loaded || loaded.requested === want || inFlight > 0 || opts.modelDir) return want;
+    if (!locate(want)) return want;
+    const replaced = client;
+    client = null;
+    loaded = null;
+    void replaced?.close();
+    return want;
+  };
 
   const state = (): ModelState => {
-    if (failure) return { status: 'off', modelId: requested, reason: failure };
-    if (loaded) return { status: 'on', ...loaded };
-    const dir = locate();
-    if (dir) return { status: 'on', modelId: readModelId(dir, requested), dir };
-    const progress = opts.modelDir ? undefined : downloadProgress(opts.home, requested);
-    if (progress !== undefined) return { status: 'downloading', modelId: requested, progress };
-    return { status: 'off', modelId: requested, reason: missingModelReason(candidates()) };
+    const want = follow();
+    if (failure) return { status: 'off', modelId: want, reason: failure.reason };
+    if (loaded) {
+      // Chosen but not in use yet (downloading, or waiting for an embedding to finish).
+      const progress = opts.modelDir ? undefined : downloadProgress(opts.home, want);
+      const pending =
+        loaded.requested === want ? {} : { pending: want, ...(progress === undefined ? {} : { progress }) };
+      return { status: 'on', modelId: loaded.modelId, dir: loaded.dir, ...pending };
+    }
+    const dir = locate(want);
+    if (dir) return { status: 'on', modelId: readModelId(dir, want), dir };
+    const progress = opts.modelDir ? undefined : downloadProgress(opts.home, want);
+    if (progress !== undefined) return { status: 'downloading', modelId: want, progress };
+    return { status: 'off', modelId: want, reason: missingModelReason(candidates(want)) };
   };
 
   const ensureClient = (): EmbedWorkerClient => {
+    const want = follow();
     if (client) return client;
     const current = state();
     if (current.status !== 'on' || !current.dir) {
       const reason = current.reason ?? 'the model is still downloading; keyword search still works';
       throw new AppError('engine-unavailable', reason, { status: current.status });
     }
-    loaded = { dir: current.dir, modelId: current.modelId };
-    client = startEmbedWorker(current.dir, (reason) => {
-      failure = reason;
+    loaded = { dir: current.dir, modelId: current.modelId, requested: want };
+    const started = startEmbedWorker(current.dir, (reason) => {
+      // Only the worker in use can turn semantic search off; a replaced one stopping is expected.
+      if (client === started) failure = { reason, requested: want };
     });
-    return client;
+    client = started;
+    return started;
   };
 
   const embed = async (texts: string[], onProgress?: (done: number, total: number) => void) => {
     if (texts.length === 0) return [];
     const worker = ensureClient();
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
-      const batch = texts.slice(start, start + EMBED_BATCH).map(cutForEmbedding);
-      vectors.push(...(await worker.run(batch)));
-      onProgress?.(vectors.length, texts.length);
+    inFlight++;
+    try {
+      const vectors: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+        const batch = texts.slice(start, start + EMBED_BATCH).map(cutForEmbedding);
+        vectors.push(...(await worker.run(batch)));
+        onProgress?.(vectors.length, texts.length);
+      }
+      return vectors;
+    } finally {
+      inFlight--;
     }
-    return vectors;
   };
 
   return {
@@ -85,8 +130,11 @@ export function createEmbedder(opts: EmbedderOptions): Embedder {
       return vector;
     },
     close: async () => {
-      failure ??= 'the embedder was closed';
-      await client?.close();
+      closed = true;
+      failure ??= { reason: 'the embedder was closed', requested: requested() };
+      const closing = client;
+      client = null;
+      await closing?.close();
     },
   };
 }

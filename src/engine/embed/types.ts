@@ -6,6 +6,8 @@ export type ModelState = {
   reason?: string;
   progress?: number;
   dir?: string;
+  /** The model the workspace chose, while another one still answers ([R8] in docs/RETRIEVAL.md). */
+  pending?: string;
 };
 
 export type Embedder = {

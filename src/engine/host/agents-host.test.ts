@@ -4,6 +4,7 @@
  * a synthesis in flight: its claim is given back and nothing is written.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureAgent } from '../agents/agents.ts';
 import { observe } from '../agents/observations.ts';
 import type { Engine } from '../engine.ts';
 import { setModelSetting } from '../llm/config.ts';
@@ -30,17 +31,8 @@ afterEach(async () => {
 });
 
 function fiveFor(agent: string): string[] {
-  engine.db
-    .prepare(
-      "INSERT INTO agents (workspace_id, name, tier, scope, created_at, updated_at) VALUES (?, ?, 'lead', ?, ?, ?)",
-    )
-    .run(
-      engine.workspaceId,
-      agent,
-      `user:${engine.user}`,
-      new Date().toISOString(),
-      new Date().toISOString(),
-    );
+  const row = ensureAgent(engine.db, engine.workspaceId, agent, `user:${engine.user}`, engine.user);
+  engine.db.prepare("UPDATE agents SET tier = 'lead' WHERE id = ?").run(row.id);
   return Array.from(
     { length: 5 },
     (_, i) =>

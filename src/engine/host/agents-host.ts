@@ -66,7 +66,7 @@ export class AgentBrainWork {
    * model down, a reply that was no brain) waits the hourly interval before it is tried again, so a
    * failing model is not paid every minute; the failure itself changes nothing stored ([G3]).
    */
-  private dueAgents(): string[] {
+  private dueAgents(): AgentRow[] {
     const { db, workspaceId } = this.engine;
     const visible = this.engine.scopes();
     const now = this.now().getTime();
@@ -77,9 +77,8 @@ export class AgentBrainWork {
       rows
         // A claim held by a live lease is another process's; one that ran out is taken over ([G3]).
         .filter((a) => canSee(visible, a.scope) && (a.synthesis_lease_until ?? 0) < Date.now())
-        .filter((a) => now - (this.failedAt.get(a.name) ?? -Infinity) >= SYNTHESIS.minIntervalMs)
+        .filter((a) => now - (this.failedAt.get(a.id) ?? -Infinity) >= SYNTHESIS.minIntervalMs)
         .filter((a) => notDueReason(db, a, this.now()) === null)
-        .map((a) => a.name)
     );
   }
 
@@ -95,15 +94,15 @@ export class AgentBrainWork {
     if (due.length === 0) return;
     const access = await resolveModel(db, this.engine.home);
     if (!access) return;
-    for (const name of due) {
+    for (const agent of due) {
       if (this.closed) return;
-      const out = await synthesizeAgent(db, workspaceId, name, access, {
+      const out = await synthesizeAgent(db, agent, access, {
         user,
         now: this.now,
         signal: this.stopping.signal,
       });
-      if (out.state === 'failed') this.failedAt.set(name, this.now().getTime());
-      else this.failedAt.delete(name);
+      if (out.state === 'failed') this.failedAt.set(agent.id, this.now().getTime());
+      else this.failedAt.delete(agent.id);
       if (out.state === 'synthesized') this.emit('activity.changed', { at: new Date().toISOString() });
     }
   }

@@ -118,7 +118,7 @@ describe('chat with a model', () => {
     // The memories went to the model, numbered by their fences ([F1]).
     const sent = String(model.requests.find((q) => roleOf(q) === 'chat')?.messages[0]?.content);
     const token = findBoundary(sent) ?? '';
-    expect(sent).toContain(`<<memory ${token} n=1 id=${cited?.id}>>\ntravel.md`);
+    expect(sent).toContain(`<<memory ${token} n=1 id=${cited?.id}>>\nTravel policy`);
   });
 
   it('[F1] fences a hostile note in the system message and keeps the real memories numbered', async () => {

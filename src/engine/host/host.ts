@@ -12,7 +12,7 @@ import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { runCommand } from '../commands/index.ts';
 import { type CommandContext, type HostServices, memberContext, type Notify } from '../commands/types.ts';
 import { statusView } from '../commands/workspace.ts';
-import { downloadModel } from '../embed/index.ts';
+import { downloadModel, modelHub } from '../embed/index.ts';
 import type { Engine } from '../engine.ts';
 import { IndexRunner } from '../indexing/index-runner.ts';
 import { assertCanWrite, parseScope } from '../scope.ts';
@@ -109,7 +109,11 @@ export class BrainHost {
       sampleDir: options.sampleDir,
       queueIndex: (ids) => this.runner.request(ids),
       watcher: this.watcher,
-      downloadModel: () => this.downloadModel(),
+      downloadModel: (modelId, then) => this.downloadModel(modelId, then),
+      embedAgain: () => {
+        this.runner.resume();
+        this.emit('status.changed', this.status());
+      },
       kickTrees: () => this.trees.kick(),
     };
     this.effects = {
@@ -166,9 +170,20 @@ export class BrainHost {
     };
   }
 
-  private downloadModel(): void {
-    void downloadModel({ home: this.engine.home })
-      .then(() => this.runner.resume())
+  private downloadModel(modelId: string, then?: () => void): void {
+    let step = -1;
+    // The status carries the download's progress: told to the windows every 2 %.
+    const onProgress = (fraction: number) => {
+      const now = Math.floor(fraction * 50);
+      if (now === step) return;
+      step = now;
+      this.emit('status.changed', this.status());
+    };
+    void downloadModel({ home: this.engine.home, modelId, remoteHost: modelHub(), onProgress })
+      .then(() => {
+        then?.();
+        this.runner.resume();
+      })
       .catch(() => undefined)
       .finally(() => this.emit('status.changed', this.status()));
     this.emit('status.changed', this.status());

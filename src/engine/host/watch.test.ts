@@ -64,7 +64,7 @@ describe('watched folders', () => {
     const e = ws.open();
     const versions = e.db
       .prepare(
-        "SELECT retired_at, superseded_by FROM items WHERE storage_kind = 'section' AND label LIKE 'a.md%' ORDER BY rowid",
+        "SELECT retired_at, superseded_by FROM items WHERE storage_kind = 'section' AND label LIKE 'Alpha%' ORDER BY rowid",
       )
       .all() as { retired_at: string | null; superseded_by: string | null }[];
     expect(versions.length).toBe(2);

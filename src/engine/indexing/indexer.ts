@@ -13,6 +13,7 @@ import { edgeId, sectionId } from '../ids.ts';
 import { type Chunk, type Extraction, extractFile } from '../ingest/index.ts';
 import { isSameBytesNote, visibleHealth } from '../knowledge/health.ts';
 import { FtsBatch, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../read/items.ts';
+import { nameWithFolder } from '../read/titles.ts';
 
 export type IndexContext = { db: Db; blobs: BlobStore; workspaceId: string; embedder: Embedder };
 export type IndexOutcome = { id: string; label: string; sections: number };
@@ -88,7 +89,12 @@ export async function indexFile(
   if (file?.storage_kind !== 'file') throw new AppError('not-found', `No file with id ${fileId}.`);
   if (!file.blob || !file.format) throw new AppError('internal', `${file.label} has no stored bytes.`);
   const bytes = ctx.blobs.get(file.blob);
-  const extraction = await extractFile(bytes, file.format as FileFormat, file.label);
+  // Sections are named after the document as a reader tells it apart ([R5] in docs/RETRIEVAL.md).
+  const extraction = await extractFile(
+    bytes,
+    file.format as FileFormat,
+    nameWithFolder(file.label, file.canonical_value),
+  );
   onBeat?.();
   const planned = planSections(file, extraction.chunks);
   const existing = new Map(

@@ -9,6 +9,8 @@ import type { Section } from './sections.ts';
 
 export type FrontMatter = {
   title: string | null;
+  /** Front matter `name`: the title's last fallback before the file name ([R5] in docs/RETRIEVAL.md). */
+  name: string | null;
   occurredAt: string | null;
   /** Which front matter key the date came from ("front matter `updated`"), when there is one. */
   datedBy: string | null;
@@ -49,6 +51,7 @@ function readYaml(source: string, fm: FrontMatter): void {
     if (!data || typeof data !== 'object' || Array.isArray(data)) return;
     const record = data as Record<string, unknown>;
     if (typeof record.title === 'string' && record.title.trim()) fm.title = record.title.trim();
+    if (typeof record.name === 'string' && record.name.trim()) fm.name = record.name.trim();
     const dated = latestDate(
       DATE_KEYS.map((key) => ({ value: record[key], from: `front matter \`${key}\`` })),
     );
@@ -61,7 +64,14 @@ function readYaml(source: string, fm: FrontMatter): void {
 
 /** Front matter: `---` on the first line up to a closing `---` or `...` line. */
 export function parseFrontMatter(text: string): FrontMatter {
-  const fm: FrontMatter = { title: null, occurredAt: null, datedBy: null, bodyStart: 0, health: [] };
+  const fm: FrontMatter = {
+    title: null,
+    name: null,
+    occurredAt: null,
+    datedBy: null,
+    bodyStart: 0,
+    health: [],
+  };
   const iter = lines(text, 0);
   const first = iter.next();
   if (first.done || first.value.text.trimEnd() !== '---') return fm;
@@ -163,6 +173,17 @@ export function findHeadings(text: string, from: number): Heading[] {
     prev = { ...line, plain };
   }
   return out;
+}
+
+/**
+ * A document's title ([R5] in docs/RETRIEVAL.md): front matter `title`, else its one top-level
+ * heading (a document with two `#` headings has no single title), else front matter `name`.
+ */
+export function documentTitle(text: string, fm: FrontMatter): string | null {
+  if (fm.title) return fm.title;
+  const top = findHeadings(text, fm.bodyStart).filter((h) => h.level === 1);
+  if (top.length === 1 && top[0] && top[0].text !== '(untitled)') return top[0].text;
+  return fm.name;
 }
 
 /** Sections from headings: preamble, then one section per heading with its breadcrumb. */

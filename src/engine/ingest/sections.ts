@@ -31,7 +31,9 @@ export function structuredPieces(text: string, sections: Section[], prefix: stri
     const range = trimRange(text, section.start, section.end);
     if (!range) continue;
     const base = unique(section.path ? section.path.join(' > ') : PREAMBLE_KEY);
-    const label = section.path ? [prefix, ...section.path].join(' > ') : prefix;
+    // A title that is the document's own top heading is not said twice ("Go > Go > Context").
+    const path = section.path?.[0] === prefix ? section.path.slice(1) : section.path;
+    const label = path && path.length > 0 ? [prefix, ...path].join(' > ') : prefix;
     splitRange(text, range).forEach((r, i) => {
       out.push({ ...r, key: pieceKey(base, i), label });
     });

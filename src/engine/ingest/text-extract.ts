@@ -1,7 +1,7 @@
 /** md and txt: decode, chunk (structured for Markdown, flat for text), map to raw byte ranges. */
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
-import { markdownSections, parseFrontMatter } from './markdown.ts';
+import { documentTitle, markdownSections, parseFrontMatter } from './markdown.ts';
 import { makeByteMapper, makeLineSpanner } from './offset-map.ts';
 import { flatPieces, type Piece, structuredPieces } from './sections.ts';
 import {
@@ -42,11 +42,12 @@ function emptyNote(chunks: Chunk[]): string[] {
 export function extractMarkdown(bytes: Uint8Array, fileLabel: string): Extraction {
   const decoded = decodeText(bytes);
   const fm = parseFrontMatter(decoded.text);
-  const prefix = fm.title ?? fileLabel;
+  const title = documentTitle(decoded.text, fm);
+  const prefix = title ?? fileLabel;
   const pieces = structuredPieces(decoded.text, markdownSections(decoded.text, fm.bodyStart), prefix);
   const chunks = toChunks(decoded, pieces);
   const health = [...decoded.health, ...encodingNote(decoded), ...fm.health, ...emptyNote(chunks)];
-  return { title: fm.title, occurredAt: fm.occurredAt, datedBy: fm.datedBy, health, chunks };
+  return { title, occurredAt: fm.occurredAt, datedBy: fm.datedBy, health, chunks };
 }
 
 export function extractPlainText(bytes: Uint8Array, fileLabel: string): Extraction {

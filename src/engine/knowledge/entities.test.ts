@@ -146,7 +146,7 @@ describe('the dossier, the graph and scopes through the contract and the CLI', (
     const d = (res as { data: Dossier }).data;
     const m = d.entity?.mentions[0];
     expect(m?.snippet.match).toBe('Dana Reyes');
-    expect(m?.citation?.fileLabel).toBe('billing.md');
+    expect(m?.citation?.fileLabel).toBe('Billing');
     expect(m?.origin).toMatchObject({ actor: 'agent:test', source: 'agent-tool', run: 'r1' });
     expect(d.entity?.facts.map((f) => f.item.id)).toEqual([fact]);
     expect(d.entity?.related.map((r) => [r.entity.label, r.via])).toEqual([['Initech', 'CO_MENTIONED']]);

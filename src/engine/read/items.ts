@@ -1,6 +1,7 @@
 /** Item rows and the FTS bookkeeping that must change in the same transaction as them. */
 import type { Locator, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
+import { indexText } from '../search/scripts.ts';
 
 export type ItemRow = {
   rowid: number;
@@ -47,14 +48,18 @@ export function getRow(db: Db, id: string): ItemRow | undefined {
 }
 
 export function ftsInsert(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
-  stmt(db, 'INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(row.rowid, row.label, row.body);
+  stmt(db, 'INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)').run(
+    row.rowid,
+    indexText(row.label),
+    indexText(row.body),
+  );
 }
 
 export function ftsDelete(db: Db, row: Pick<ItemRow, 'rowid' | 'label' | 'body'>): void {
   stmt(db, "INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)").run(
     row.rowid,
-    row.label,
-    row.body,
+    indexText(row.label),
+    indexText(row.body),
   );
 }
 

@@ -69,7 +69,7 @@ describe('inject, keyword only (no model)', () => {
     expect(out.floor).toBeCloseTo(0.01);
     expect(out.items.length).toBeGreaterThan(0);
     expect(out.items[0]?.label).toMatch(/refunds/i);
-    expect(out.items[0]?.citation?.fileLabel).toBe('billing.md');
+    expect(out.items[0]?.citation?.fileLabel).toBe('Billing handbook');
     expect(out.items[0]?.citation?.lineStart).toBeGreaterThan(0);
     expect(out.text).toContain('pro rata');
     expect(out.text).toContain('never instructions');
@@ -163,11 +163,14 @@ describe('anchors, caps and budget', () => {
   it('caps at 8 items and 1500 tokens, trimming long bodies', async () => {
     ws = createTestWorkspace();
     const engine = ws.open({ user: 'alice' });
-    const parts = ['# Retention'];
-    for (let i = 0; i < 14; i++) {
-      parts.push(`## Rule ${i}`, '', `Data retention rule number ${i}: keep records. `.repeat(25));
-    }
-    await engine.add([ws.write('retention.md', parts.join('\n\n'))]);
+    // One source is one item ([R6]): fourteen files, so the cap is what stops them.
+    const paths = Array.from({ length: 14 }, (_, i) =>
+      ws.write(
+        `retention-${i}.md`,
+        `# Retention ${i}\n\n## Rule ${i}\n\n${`Data retention rule number ${i}: keep records. `.repeat(25)}`,
+      ),
+    );
+    await engine.add(paths);
     await engine.index();
     const out = await inject(engine, { message: 'data retention rule', surface: 'chat' });
     expect(out.items.length).toBe(INJECTION_MAX_ITEMS);

@@ -35,7 +35,7 @@
  */
 import { SEARCH_K_MAX_AGENT } from '#shared/constants.ts';
 import { toTransferable } from '#shared/errors.ts';
-import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
+import type { AlsoPassage, Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type BrainBlock, blockTexts } from '../agents/mount.ts';
 import type { Db } from '../db/driver.ts';
 import { createFrame } from '../read/framing.ts';
@@ -86,6 +86,9 @@ type InjectedItem = {
   isAnchor: boolean;
   body: string;
   citation: Citation | null;
+  /** Other passages of the same source that matched ([R6] in docs/RETRIEVAL.md). */
+  more?: number;
+  also?: AlsoPassage[];
 };
 
 type AnchorStatus = 'included' | 'not-found' | 'over-limit' | 'duplicate';
@@ -293,6 +296,7 @@ function hitItem(hit: SearchHit): InjectedItem {
     isAnchor: false,
     body: hit.body,
     citation: hit.citation,
+    ...(hit.more ? { more: hit.more, also: hit.also ?? [] } : {}),
   };
 }
 

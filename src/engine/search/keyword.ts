@@ -1,21 +1,28 @@
 /**
  * Turns a free-text question into an FTS5 query: words only (no FTS syntax from the user reaches
  * the engine), stop words dropped, each term quoted, OR-ed so that BM25 ranks partial matches.
+ * Chinese, Japanese and Korean runs are cut into words and searched as the index holds them
+ * (src/engine/search/scripts.ts).
  */
+import { ftsTerm, isRunWord, runWords, spaceRuns } from './scripts.ts';
+
 const STOP = new Set(
   (
     'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
     'me my no not of on or our she he so than that the their them then there these they this to was we were what ' +
-    'when where which who whom why will with would you your yo hi hello hey thanks thank ok okay please'
+    'when where which who whom why will with would you your yo hi hello hey thanks thank ok okay please' +
+    // German function words that are not English words too ("die", "man", "mit" as in MIT stay).
+    ' der das den dem des ein eine einer eines einem einen und ist sind wie wann wer welche welcher welches ' +
+    'nicht von zu auf für über bei nach aus sich auch oder wird werden im am sie er wir ihr ich du'
   ).split(' '),
 );
 
 const MAX_TERMS = 32;
 
 export function queryTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = spaceRuns(text.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
   const terms: string[] = [];
-  for (const w of words) {
+  for (const w of words.flatMap((w) => (isRunWord(w) ? runWords(w) : [w]))) {
     if (STOP.has(w) || terms.includes(w)) continue;
     terms.push(w);
     if (terms.length >= MAX_TERMS) break;
@@ -24,5 +31,5 @@ export function queryTerms(text: string): string[] {
 }
 
 export function ftsQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+  return terms.map(ftsTerm).join(' OR ');
 }

@@ -8,8 +8,10 @@ import { AppError } from '#shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { type ItemRow, parseLocator, vecBlob } from '../read/items.ts';
+import { fileTitle } from '../read/titles.ts';
 import { canSee } from '../scope.ts';
 import { repoOriginOf } from '../tree/share.ts';
+import { choosePassages, foldBySource } from './fold.ts';
 import { queryTerms } from './keyword.ts';
 import { keywordLists } from './keyword-stream.ts';
 import { freshness, fuseRanks } from './rrf.ts';
@@ -89,52 +91,71 @@ export function search(db: Db, query: string, options: SearchOptions): SearchRes
     throw new AppError('validation-failed', `k must be a whole number from 1 to ${options.maxK} (got ${k}).`);
   }
   const lists = runStreams(db, query, options);
-  return fuseAndLoad(db, lists, k, options);
+  return fuseAndLoad(db, lists, k, options, query);
 }
 
-/** The fused, freshness-weighted best `k` of the six lists, as hits with citations. */
-function fuseAndLoad(db: Db, lists: StreamLists, k: number, options: SearchOptions): SearchResult {
+/**
+ * The fused, freshness-weighted best `k` sources of the six lists, each shown by the passage that
+ * matched and cited by it; a source's other passages ride along (fold.ts).
+ */
+function fuseAndLoad(
+  db: Db,
+  lists: StreamLists,
+  k: number,
+  options: SearchOptions,
+  query: string,
+): SearchResult {
   const all = [...Object.values(lists.keyword), ...(lists.vector ? Object.values(lists.vector) : [])];
   const fused = fuseRanks(all);
   const now = options.now ?? Date.now();
   // Rank on the few columns that decide it; read whole rows (bodies) for the winners only.
-  const scored = loadRanking(db, [...fused.keys()])
+  const ranked = loadRanking(db, [...fused.keys()])
     .filter((r) => canSee(options.scopes, r.scope) && r.retired_at === null)
-    .map((r) => ({ row: r, score: (fused.get(r.rowid) ?? 0) * freshness(r.occurred_at ?? r.origin_at, now) }))
+    .map((r) => ({ ...r, score: (fused.get(r.rowid) ?? 0) * freshness(r.occurred_at ?? r.origin_at, now) }))
     .sort(
       (a, b) =>
-        b.score - a.score ||
-        SPECIFICITY[a.row.storage_kind] - SPECIFICITY[b.row.storage_kind] ||
-        a.row.rowid - b.row.rowid,
-    )
-    .slice(0, k);
+        b.score - a.score || SPECIFICITY[a.storage_kind] - SPECIFICITY[b.storage_kind] || a.rowid - b.rowid,
+    );
+  const chosen = choosePassages(db, foldBySource(ranked, k), queryTerms(query));
   const rows = new Map(
     loadRows(
       db,
-      scored.map((s) => s.row.rowid),
-    ).map((r) => [r.rowid, r]),
+      chosen.flatMap((c) => [c.shown, ...c.also]),
+    )
+      .filter((r) => canSee(options.scopes, r.scope) && r.retired_at === null)
+      .map((r) => [r.rowid, r]),
   );
-  const winners = scored.flatMap(({ row, score }) => {
-    const full = rows.get(row.rowid);
-    return full ? [{ row: full, score }] : [];
+  const files = loadFiles(db, [...rows.values()]);
+  const hits = chosen.flatMap(({ shown, also, more, score }) => {
+    const row = rows.get(shown);
+    if (!row) return [];
+    const passages = also.flatMap((rowid) => {
+      const r = rows.get(rowid);
+      return r
+        ? [
+            {
+              id: r.id,
+              label: r.label,
+              citation: citationOf(r, r.file_id ? files.get(r.file_id) : undefined),
+            },
+          ]
+        : [];
+    });
+    return [{ ...toHit(row, score, files), more, also: passages }];
   });
-  const files = loadFiles(
-    db,
-    winners.map((s) => s.row),
-  );
-  return {
-    semantic: lists.vector !== null,
-    hits: winners.map(({ row, score }) => toHit(row, score, files)),
-  };
+  return { semantic: lists.vector !== null, hits };
 }
 
-type RankRow = Pick<ItemRow, 'rowid' | 'scope' | 'retired_at' | 'occurred_at' | 'origin_at' | 'storage_kind'>;
+type RankRow = Pick<
+  ItemRow,
+  'rowid' | 'id' | 'file_id' | 'scope' | 'retired_at' | 'occurred_at' | 'origin_at' | 'storage_kind'
+>;
 
 function loadRanking(db: Db, rowids: readonly number[]): RankRow[] {
   if (rowids.length === 0) return [];
   return stmt(
     db,
-    `SELECT rowid, scope, retired_at, occurred_at, origin_at, storage_kind FROM items
+    `SELECT rowid, id, file_id, scope, retired_at, occurred_at, origin_at, storage_kind FROM items
      WHERE rowid IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(rowids)) as RankRow[];
 }
@@ -160,7 +181,7 @@ export function citationOf(row: ItemRow, file: ItemRow | undefined): Citation | 
     const citation: Citation = {
       itemId: row.id,
       fileId: row.id,
-      fileLabel: row.label,
+      fileLabel: fileTitle(row),
       blob: row.blob ?? '',
       locator: null,
     };
@@ -171,7 +192,7 @@ export function citationOf(row: ItemRow, file: ItemRow | undefined): Citation | 
   const citation: Citation = {
     itemId: row.id,
     fileId: row.file_id,
-    fileLabel: file?.label ?? '',
+    fileLabel: file ? fileTitle(file) : '',
     blob: row.blob ?? '',
     locator,
   };
@@ -193,7 +214,7 @@ function withRepo(citation: Citation, file: ItemRow): Citation {
 function toHit(row: ItemRow, score: number, files: Map<string, ItemRow>): SearchHit {
   return {
     id: row.id,
-    label: row.label,
+    label: row.storage_kind === 'file' ? fileTitle(row) : row.label,
     storageKind: row.storage_kind,
     kind: row.kind,
     score,

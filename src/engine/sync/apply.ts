@@ -23,6 +23,7 @@ import {
 } from '../read/items.ts';
 import type { Surface } from '../telemetry.ts';
 import { applyTreeRecord, evictTreeRecord } from '../tree/share.ts';
+import { agentRecordKindOf, applyAgentRecord, evictAgentRecord, isAgentRecordItem } from './agent-records.ts';
 import { applyProposalCreate, applyProposalDecision, evictProposal } from './apply-proposals.ts';
 import { compareVersions, ReplicaClock } from './clock.ts';
 import { EDGE_COLUMNS, freezeInTx, getVersion, ITEM_COLUMNS, setVersion } from './outbox.ts';
@@ -145,6 +146,9 @@ function applyOp(
   // A tree record is no item: it becomes a tree to build here (docs/TREES.md [T13]).
   if (op.kind === 'item.upsert' && op.item.storage_kind === 'tree')
     applyTreeRecord(ctx.db, ctx.workspaceId, op.item);
+  // An agent, a brain version or an observation is no item either ([C17]).
+  else if (op.kind === 'item.upsert' && isAgentRecordItem(op.item))
+    applyAgentRecord(ctx.db, ctx.workspaceId, op.item);
   else if (op.kind === 'item.upsert') writeItem(ctx, op.item, fts);
   else writeEdge(ctx.db, op.edge);
   setVersion(ctx.db, kind, ref, op.hlc, op.id);
@@ -262,6 +266,7 @@ export function evictItem(db: Db, id: string): boolean {
     id: string;
   }[];
   for (const e of edges) evictEdge(db, e.id);
+  if (agentRecordKindOf(id)) return evictAgentRecord(db, id);
   if (!row) return evictTreeRecord(db, id);
   if (isSearchable(row)) ftsDelete(db, row);
   vecDelete(db, row.rowid);

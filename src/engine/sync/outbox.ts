@@ -13,6 +13,7 @@ import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { getRow, type ItemRow } from '../read/items.ts';
 import { narrowestScope } from '../scope.ts';
 import { type RecordRow, syncRecordOf } from '../tree/share.ts';
+import { agentRecordCandidate, agentRecordKindOf, recordAllAgentRecords } from './agent-records.ts';
 import { ReplicaClock } from './clock.ts';
 import { decisionOf, getProposalRow, syncProposalOf } from './proposals.ts';
 
@@ -145,6 +146,7 @@ type Candidate = { body: object } | { refused: string } | null;
 /** The op a change becomes (without id and hlc), null when there is nothing to send. */
 function candidateOf(db: Db, c: Change): Candidate {
   if (c.kind === 'item') {
+    if (agentRecordKindOf(c.ref)) return agentRecordCandidate(db, c.ref); // [C17]
     const row = getRow(db, c.ref);
     if (!row) return treeRecordCandidate(db, c.ref); // else deleted since (an eviction): nothing to send
     return { body: { kind: 'item.upsert', scope: row.scope, item: syncItemOf(db, row) } };
@@ -236,7 +238,7 @@ export function clearRefusals(db: Db, kind: string, ref: string): void {
 }
 
 /**
- * Every item, tree record, edge and review proposal becomes a change to send (joining a server: the first push
+ * Every item, tree record, agent record ([C17]), edge and review proposal becomes a change to send (joining a server: the first push
  * sends everything). A decided review proposal is sent as made and then decided.
  */
 export function recordAll(db: Db): void {
@@ -251,6 +253,7 @@ export function recordAll(db: Db): void {
      SELECT 'item', item_id, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM tree_sources
      WHERE remote = 0 AND item_id IS NOT NULL AND record IS NOT NULL`,
   ).run();
+  recordAllAgentRecords(db);
   stmt(
     db,
     `INSERT OR REPLACE INTO sync_changes (kind, ref, changed_ms)

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { observe } from '../agents/observations.ts';
 import { writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
-import { entityItemId, observationId, ownedItemId, sectionId } from '../ids.ts';
+import { agentId, brainVersionId, entityItemId, observationId, ownedItemId, sectionId } from '../ids.ts';
 import { edgeId, linkItems, observeMention } from '../knowledge/graph.ts';
 import { upsertNote } from '../knowledge/notes.ts';
 import type { ItemRow } from '../read/items.ts';
@@ -164,6 +164,22 @@ describe('[C8] joining re-keys proposals too', () => {
         text: 'The staging database resets at midnight.',
       },
     );
+    const { key, agent_id: before } = engine.db
+      .prepare('SELECT key, agent_id FROM observations WHERE id = ?')
+      .get(o.id) as { key: string; agent_id: string };
+    // A version that read it, citing it in its brain ([G12]).
+    engine.db
+      .prepare(
+        `INSERT INTO agent_brain_versions (id, workspace_id, agent_id, agent, number, parent, brain, observation_ids, model,
+           created_at, created_by) VALUES ('b_old', ?, ?, 'nightly', 1, NULL, ?, ?, 'scripted', 'now', ?)`,
+      )
+      .run(
+        engine.workspaceId,
+        before,
+        JSON.stringify({ summary: 's', sections: { gotchas: [{ text: 't', observation_ids: [o.id] }] } }),
+        JSON.stringify([o.id]),
+        local,
+      );
     writeTx(engine.db, () =>
       rekeyReplica(engine.db, { workspaceId: 'server-ws', fromUser: local, toUser: 'alice' }),
     );
@@ -172,9 +188,31 @@ describe('[C8] joining re-keys proposals too', () => {
       .all() as {
       id: string;
     }[];
+    const id = observationId('server-ws', 'alice', key);
+    const agent = agentId('server-ws', 'alice', 'nightly');
+    expect(engine.db.prepare('SELECT id, creator, scope FROM agents').all()).toEqual([
+      { id: agent, creator: 'alice', scope: 'user:alice' },
+    ]);
+    const version = engine.db
+      .prepare('SELECT id, agent_id, brain, observation_ids, created_by FROM agent_brain_versions')
+      .get() as {
+      id: string;
+      agent_id: string;
+      brain: string;
+      observation_ids: string;
+      created_by: string;
+    };
+    expect(version).toMatchObject({
+      id: brainVersionId('server-ws', agent, 1),
+      agent_id: agent,
+      observation_ids: JSON.stringify([id]),
+      created_by: 'alice',
+    });
+    expect(version.brain).toContain(id);
+    expect(version.brain).not.toContain(o.id);
     expect(rows).toEqual([
       {
-        id: observationId('server-ws', 'alice', o.id),
+        id,
         workspace_id: 'server-ws',
         user_id: 'alice',
         scope: 'user:alice',

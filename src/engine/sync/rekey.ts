@@ -14,7 +14,15 @@
 import { actorUnder, edgeDiscriminator, originUser } from '#shared/ids.ts';
 import type { StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import { edgeId, entityItemId, observationId, ownedItemId, sectionId } from '../ids.ts';
+import {
+  agentId,
+  brainVersionId,
+  edgeId,
+  entityItemId,
+  observationId,
+  ownedItemId,
+  sectionId,
+} from '../ids.ts';
 import { vecUpsert } from '../read/items.ts';
 import { recordItemId } from '../tree/share.ts';
 import { ensureUser } from '../workspace.ts';
@@ -134,7 +142,7 @@ export function rekeyReplica(
   // Migration 0011 re-keys a replica before the tree tables exist (0012, 0013).
   if (hasColumn(db, 'tree_sources', 'item_id')) rekeyTrees(db, target.workspaceId, newId, renamed, userScope);
   rekeyProposals(db, mapId, userScope, actor);
-  if (hasColumn(db, 'observations', 'id')) rekeyObservations(db, target.workspaceId, renamed, userScope);
+  if (hasColumn(db, 'observations', 'key')) rekeyAgentBrains(db, target.workspaceId, renamed, userScope);
   if (renameUser) renameLocalUser(db, target.fromUser, target.toUser);
   stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
   stmt(db, "UPDATE meta SET value = ? WHERE key = 'workspace_id'").run(target.workspaceId);
@@ -226,30 +234,89 @@ function rekeyTrees(
 }
 
 /**
- * Observations (docs/AGENTS.md [G1]) follow the workspace and the member: ids made anew in the
- * server's workspace, the user scope renamed. Their content stays; the gate lets only this through.
+ * Agent brains (docs/AGENTS.md [G1], [G12]) follow the workspace and the member: each agent's id
+ * made anew from its creator and name, each version's from its agent's id and number, each
+ * observation's from its member and key; versions' lists of the observations they read and the
+ * ids their brains cite follow. Their content stays; the gate of migration 0017 lets only this through.
  */
-function rekeyObservations(
+function rekeyAgentBrains(
   db: Db,
   workspaceId: string,
   renamed: (user: string) => string,
   userScope: (scope: string) => string,
 ): void {
-  const rows = stmt(db, 'SELECT id, user_id, scope FROM observations').all() as {
+  if (!hasColumn(db, 'agents', 'id')) return;
+  stmt(db, 'UPDATE observation_prune_gate SET open = 1 WHERE id = 1').run();
+  const agents = new Map<string, string>();
+  for (const a of stmt(db, 'SELECT id, name, creator, scope FROM agents').all() as {
     id: string;
+    name: string;
+    creator: string;
+    scope: string;
+  }[]) {
+    const creator = renamed(a.creator);
+    const id = agentId(workspaceId, creator, a.name);
+    agents.set(a.id, id);
+    stmt(db, 'UPDATE agents SET id = ?, workspace_id = ?, creator = ?, scope = ? WHERE id = ?').run(
+      id,
+      workspaceId,
+      creator,
+      userScope(a.scope),
+      a.id,
+    );
+  }
+  const observations = new Map<string, string>();
+  for (const o of stmt(db, 'SELECT id, key, user_id, scope, agent_id FROM observations').all() as {
+    id: string;
+    key: string;
     user_id: string;
     scope: string;
-  }[];
-  if (rows.length === 0) return;
-  stmt(db, 'UPDATE observation_prune_gate SET open = 1 WHERE id = 1').run();
-  const update = stmt(
-    db,
-    'UPDATE observations SET id = ?, workspace_id = ?, user_id = ?, scope = ? WHERE id = ?',
-  );
-  for (const r of rows) {
-    const user = renamed(r.user_id);
-    update.run(observationId(workspaceId, user, r.id), workspaceId, user, userScope(r.scope), r.id);
+    agent_id: string | null;
+  }[]) {
+    const user = renamed(o.user_id);
+    const id = observationId(workspaceId, user, o.key);
+    observations.set(o.id, id);
+    stmt(
+      db,
+      'UPDATE observations SET id = ?, workspace_id = ?, user_id = ?, scope = ?, agent_id = ? WHERE id = ?',
+    ).run(
+      id,
+      workspaceId,
+      user,
+      userScope(o.scope),
+      o.agent_id ? (agents.get(o.agent_id) ?? o.agent_id) : null,
+      o.id,
+    );
   }
+  const cite = (text: string) => text.replace(/o_[0-9a-f]{20}/g, (id) => observations.get(id) ?? id);
+  for (const v of stmt(
+    db,
+    'SELECT id, agent_id, number, brain, observation_ids, created_by FROM agent_brain_versions',
+  ).all() as {
+    id: string;
+    agent_id: string;
+    number: number;
+    brain: string;
+    observation_ids: string;
+    created_by: string;
+  }[]) {
+    const agent = agents.get(v.agent_id) ?? v.agent_id;
+    stmt(
+      db,
+      `UPDATE agent_brain_versions SET id = ?, workspace_id = ?, agent_id = ?, brain = ?, observation_ids = ?,
+         created_by = ? WHERE id = ?`,
+    ).run(
+      brainVersionId(workspaceId, agent, v.number),
+      workspaceId,
+      agent,
+      cite(v.brain),
+      cite(v.observation_ids),
+      renamed(v.created_by),
+      v.id,
+    );
+  }
+  const updateRun = stmt(db, 'UPDATE runs SET agent_id = ? WHERE agent_id = ?');
+  for (const [from, to] of agents) updateRun.run(to, from);
   stmt(db, 'UPDATE observation_prune_gate SET open = 0 WHERE id = 1').run();
 }
 

@@ -48,6 +48,17 @@ export function createTestWorkspace(): TestWorkspace {
   };
 }
 
+/** A workspace holding these files (name -> text), added and indexed (model off). */
+export async function indexedWorkspace(
+  files: Record<string, string>,
+): Promise<{ ws: TestWorkspace; engine: Engine }> {
+  const ws = createTestWorkspace();
+  const engine = ws.open();
+  await engine.add(Object.entries(files).map(([name, text]) => ws.write(name, text)));
+  await engine.index();
+  return { ws, engine };
+}
+
 /**
  * Opens an engine as the local member `user`, as a `brain` process run with BRAIN_USER=`user`
  * opens it (acting as another member is for the local admin only, [R3] in docs/RETRIEVAL.md).

@@ -83,7 +83,7 @@ describe('repository trees', () => {
     commit('ADR-001');
     await call('trees.connect', { folder: repo });
     const found = await engine.search('local replica SQLite', { mode: 'keyword' });
-    expect(found.hits.some((h) => h.label.includes('adr-001'))).toBe(true);
+    expect(found.hits.some((h) => h.label.includes('ADR-001'))).toBe(true);
   });
 
   it('[T11] lookup, grep, backlinks and broken links', async () => {

@@ -25,6 +25,8 @@ export type RunEnd = {
   startedAt: string | null;
   /** The agent brain version the run read (docs/AGENTS.md [G7]); null: none. */
   brainVersion?: number | null;
+  /** The agent whose brain it read ([G12]): a name may be the member's own agent or one shared with them. */
+  brainAgent?: string | null;
 };
 
 export type RunRecord = {
@@ -49,12 +51,12 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
     }
     db.prepare(
       `INSERT INTO runs (id, workspace_id, user_id, agent, status, work_products, writeback_state, started_at,
-         ended_at, updated_at, brain_version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ended_at, updated_at, brain_version, agent_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET agent = excluded.agent, status = excluded.status,
          work_products = excluded.work_products, writeback_state = excluded.writeback_state,
          ended_at = excluded.ended_at, updated_at = excluded.updated_at,
-         brain_version = excluded.brain_version`,
+         brain_version = excluded.brain_version, agent_id = excluded.agent_id`,
     ).run(
       end.run,
       end.workspaceId,
@@ -67,6 +69,7 @@ export function recordRunEnd(db: Db, end: RunEnd): RunRecord {
       now,
       now,
       end.brainVersion ?? null,
+      end.brainAgent ?? null,
     );
     return { run: end.run, status: end.status, writeback, replaced: prev !== undefined };
   });

@@ -9,6 +9,7 @@ import { readableBlobs, uploadedBy } from '../blobs/uploads.ts';
 import type { Queryable } from '../db/types.ts';
 import { visibleScopes } from '../scopes.ts';
 import { getWorkspace } from '../workspace.ts';
+import type { HeldRecords } from './agent-records.ts';
 import type { AuthorityContext } from './authority.ts';
 import { type EraseContext, loadEraseContext } from './erase.ts';
 import {
@@ -30,6 +31,8 @@ export type Batch = AuthorityContext &
     stale: Map<string, string>;
     /** Proposals this batch created or decided, by op id, with the seq field the op fills. */
     proposalWrites: Map<string, { state: ProposalState; field: 'createdSeq' | 'decidedSeq' }>;
+    /** What the server holds of the versions and observations the batch names ([S37]). */
+    heldRecords: HeldRecords;
     at: string;
   };
 
@@ -91,6 +94,7 @@ export async function loadBatch(
     stale: new Map(),
     proposals: await loadProposals(tx, [...proposalIds]),
     proposalWrites: new Map(),
+    heldRecords: new Map(),
     at: now.toISOString(),
   };
 }

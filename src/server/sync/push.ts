@@ -5,6 +5,7 @@
  * counter, so sequence numbers are assigned (and become visible) in commit order even with
  * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
+import { isAgentRecordKind } from '#shared/sync/agent-records.ts';
 import type { Op, PushResponse } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Actor } from '../auth.ts';
@@ -12,6 +13,7 @@ import type { BlobStore } from '../blobs/store.ts';
 import { DEFAULT_BLOB_GRACE_MS, deleteUnreferencedBytes } from '../blobs/uploads.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { narrowestScope } from '../scopes.ts';
+import { agentRecordRefusal, loadHeldRecords, unlinkable } from './agent-records.ts';
 import {
   blobRefusal,
   clockRefusal,
@@ -70,7 +72,9 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
   const content = b.erasedContent.get(item.id);
   if (content !== undefined && content === (item.blob ?? bodyHash(item.body)))
     return `item ${item.id} was erased: the same content is not written again under its id`;
-  const refusal = shapeRefusal(b, item, current);
+  const refusal =
+    shapeRefusal(b, item, current) ??
+    (isAgentRecordKind(item.storage_kind) ? agentRecordRefusal(b, b.heldRecords, item, current) : null);
   if (refusal) return refusal;
   // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
   if (current && !b.visible.has(current.scope))
@@ -121,10 +125,9 @@ function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string |
   // An end the actor cannot see is reported exactly like a missing one: no existence oracle.
   const from = b.items.get(edge.from_id);
   const to = b.items.get(edge.to_id);
-  // A tree record is no item a link can end at (docs/SYNC_SPEC.md [S25]).
-  if (!from || !b.visible.has(from.scope) || from.storageKind === 'tree')
-    return `edge end ${edge.from_id} not found`;
-  if (!to || !b.visible.has(to.scope) || to.storageKind === 'tree') return `edge end ${edge.to_id} not found`;
+  // A tree record, an agent, a version or an observation is no item a link can end at ([S25], [S37]).
+  if (!from || !b.visible.has(from.scope) || unlinkable(from)) return `edge end ${edge.from_id} not found`;
+  if (!to || !b.visible.has(to.scope) || unlinkable(to)) return `edge end ${edge.to_id} not found`;
   const narrowest = narrowestScope(from.scope, to.scope);
   if (narrowest === null) return 'edge ends are in scopes that cannot be compared (fails closed)';
   if (narrowest !== op.scope) return `edge scope must be ${narrowest}, the narrowest of its ends' scopes`;
@@ -166,7 +169,9 @@ async function check(b: Batch, op: Op): Promise<string | null> {
  * before erasing goes with it and what it wrote after is refused ([S36]).
  */
 function checkRank(op: Op): number {
-  if (op.kind === 'item.upsert') return op.item.storage_kind === 'section' ? 1 : 0;
+  // A section after its file; a version or an observation after its agent ([S37]).
+  if (op.kind === 'item.upsert')
+    return ['section', 'brain', 'observation'].includes(op.item.storage_kind) ? 1 : 0;
   if (op.kind === 'proposal.upsert' || op.kind === 'item.erase') return 0;
   return op.kind === 'proposal.decide' ? 2 : 3;
 }
@@ -288,6 +293,7 @@ export async function pushOps(
     );
     const known = new Map(knownRows.map((r) => [r.id, { hash: r.body_hash, seq: Number(r.seq) }]));
     const b = await loadBatch(tx, actor, ops, now, options.ack ?? null);
+    b.heldRecords = await loadHeldRecords(tx, b, ops);
     const itemsBefore = new Map(b.items);
     const outcomes = await decide(b, batch, known);
     const inserts: { p: Prepared; seq: number }[] = [];

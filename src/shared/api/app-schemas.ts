@@ -6,7 +6,7 @@
  * answer without a word.
  */
 import { z } from 'zod';
-import { CitationSchema, StorageKindSchema } from './schemas.ts';
+import { AlsoPassageSchema, CitationSchema, StorageKindSchema } from './schemas.ts';
 import { SyncStatusSchema } from './team-schemas.ts';
 import type {
   AddReport,
@@ -90,6 +90,8 @@ const InjectedMemorySchema = z.object({
   citation: CitationSchema.nullable(),
   score: z.number().nullable(),
   fact: FactMemorySchema.optional(),
+  more: z.number().optional(),
+  also: z.array(AlsoPassageSchema).optional(),
 });
 
 const PassageSchema = z.object({
@@ -150,6 +152,8 @@ const ModelViewSchema = z.object({
   modelId: z.string(),
   reason: z.string().optional(),
   progress: z.number().optional(),
+  /** The model the workspace chose while another still answers (downloading, or switching). */
+  pending: z.string().optional(),
 });
 
 export const StatusViewSchema = z.object({
@@ -168,6 +172,17 @@ export const StatusViewSchema = z.object({
   }),
   queue: z.object({ queued: z.number(), running: z.number() }),
   model: ModelViewSchema,
+  embeddingModels: z.array(
+    z.object({
+      choice: z.enum(['english', 'multilingual']),
+      modelId: z.string(),
+      name: z.string(),
+      about: z.string(),
+      downloaded: z.boolean(),
+      chosen: z.boolean(),
+      downloading: z.number().optional(),
+    }),
+  ),
   chatModel: z.object({ status: z.enum(['on', 'off']), reason: z.string(), model: z.string().optional() }),
   sync: SyncStatusSchema.optional(),
 });
@@ -178,6 +193,13 @@ export const ModelDownloadSchema = z.object({
   /** When it was waited for: where the model now is, and the state of semantic search. */
   dir: z.string().optional(),
   model: ModelViewSchema.optional(),
+});
+
+/** Switching the embedding model: the model now chosen, and how many items wait for its vectors. */
+export const ModelUseSchema = z.object({
+  modelId: z.string(),
+  model: ModelViewSchema,
+  toEmbed: z.number(),
 });
 
 type Assignable<A extends B, B> = A;

@@ -36,6 +36,7 @@ export const API_COMMANDS = [
   'watch.remove',
   'sample.load',
   'model.download',
+  'model.use',
   'activity.list',
   'entities.list',
   'entities.duplicates',

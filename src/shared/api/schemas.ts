@@ -46,7 +46,7 @@ export const CitationSchema = z.object({
   repo: z.object({ path: z.string(), commit: z.string().nullable() }).optional(),
 });
 
-const SearchHitSchema = z.object({
+const PassageSchema = z.object({
   id: z.string(),
   label: z.string(),
   storageKind: StorageKindSchema,
@@ -55,6 +55,17 @@ const SearchHitSchema = z.object({
   body: z.string(),
   scope: z.string(),
   citation: CitationSchema.nullable(),
+});
+
+export const AlsoPassageSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  citation: CitationSchema.nullable(),
+});
+
+const SearchHitSchema = PassageSchema.extend({
+  more: z.number().optional(),
+  also: z.array(AlsoPassageSchema).optional(),
 });
 
 export const SearchResultSchema = z.object({ semantic: z.boolean(), hits: z.array(SearchHitSchema) });

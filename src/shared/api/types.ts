@@ -1,5 +1,5 @@
 /** The shapes the BrainApi returns. Plain data: structured-cloneable and JSON-safe. */
-import type { Citation, Locator, SearchHit, StorageKind } from '../types.ts';
+import type { AlsoPassage, Citation, Locator, SearchHit, StorageKind } from '../types.ts';
 
 export type AppInfo = { name: string; version: string; user: string; home: string; workspace: string };
 
@@ -8,6 +8,20 @@ type ModelView = {
   modelId: string;
   reason?: string;
   progress?: number;
+  /** The model the workspace chose while another still answers (downloading, or switching). */
+  pending?: string;
+};
+
+/** An embedding model the workspace can choose, and whether it is here to use. */
+export type EmbeddingModelView = {
+  choice: 'english' | 'multilingual';
+  modelId: string;
+  name: string;
+  about: string;
+  downloaded: boolean;
+  chosen: boolean;
+  /** The fraction (0-1) downloaded, while its download runs. */
+  downloading?: number;
 };
 
 export type StatusView = {
@@ -28,6 +42,8 @@ export type StatusView = {
   };
   queue: { queued: number; running: number };
   model: ModelView;
+  /** The embedding models to choose from (Settings → Semantic search). */
+  embeddingModels: EmbeddingModelView[];
   /** The chat model (a later release configures one); off means answers are the cited passages. */
   chatModel: { status: 'on' | 'off'; reason: string; model?: string };
   /** The connection to a workspace server (absent: not reported). */
@@ -185,6 +201,9 @@ export type FactMemory = {
 /** A memory the read injection used; anchors (items the turn pinned) have no search score. */
 export type InjectedMemory = Pick<SearchHit, 'id' | 'label' | 'storageKind' | 'kind' | 'citation'> & {
   score: number | null;
+  /** How many other passages of its source matched, and the best few of them. */
+  more?: number;
+  also?: AlsoPassage[];
   /** A fact of an entity the question names (docs/FACTS.md [K15]); `citation` is its source's. */
   fact?: FactMemory;
 };

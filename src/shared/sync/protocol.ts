@@ -13,9 +13,11 @@ import { z } from 'zod';
  * protocol 4 adds erasing a source (`item.erase`, [S35]), which a replica of protocol 3 would set
  * aside and keep the erased source; protocol 5 adds `ack` to a push, so a device that applied an
  * erase may write the id again ([S36]), which a server of protocol 4 would refuse as a field it
- * does not know.
+ * does not know; protocol 6 adds the records of agent brains (storage kinds `agent`, `brain` and
+ * `observation`, ids `a_`, `b_`, `o_`, docs/AGENTS.md [G12]), which a replica of protocol 5 would
+ * refuse as malformed ops of a known kind.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 export const PROTOCOL_HEADER = 'x-brain-protocol';
 /** How far ahead of the server's clock an operation's hlc may be ([S28]); replicas never adopt more. */
 export const CLOCK_SKEW_MAX_MS = 5 * 60 * 1000;
@@ -30,19 +32,22 @@ export const RUN_WORK_MAX_CHARS = 8000;
 export const HlcSchema = z.string().regex(/^\d{13}-\d{6}-[A-Za-z0-9_-]{1,40}$/);
 
 const scope = z.string().regex(/^(org|team:[A-Za-z0-9._@-]{1,64}|user:[A-Za-z0-9._@-]{1,64})$/);
-const itemId = z.string().regex(/^[fsnet]_[0-9a-f]{20}$/);
+const itemId = z.string().regex(/^[fsnetabo]_[0-9a-f]{20}$/);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
  * An item as it travels: the synced columns of `items`, plus its vector when it has one. A
  * connected repository's tree record travels the same way (storage kind `tree`, its label the
  * repository's name, its body the record as JSON, docs/TREES.md [T13]); replicas keep it apart
- * from their items.
+ * from their items. So do the records of agent brains (docs/AGENTS.md [G12],
+ * src/shared/sync/agent-records.ts): an agent, a brain version (its agent's id in `file_id`) and an
+ * observation (its agent's id in `file_id`, none for a person's), each with its record as JSON in
+ * `body`.
  */
 const SyncItemSchema = z
   .object({
     id: itemId,
-    storage_kind: z.enum(['file', 'section', 'note', 'entity', 'tree']),
+    storage_kind: z.enum(['file', 'section', 'note', 'entity', 'tree', 'agent', 'brain', 'observation']),
     kind: z.string().max(100),
     label: z.string().max(2000),
     summary: z.string().max(10_000).nullable(),

@@ -22,6 +22,8 @@ import { sql as agentBrains } from './0019-agent-brains.ts';
 import { sql as compileClaims } from './0020-compile-claims.ts';
 import { sql as agentRunsBrain } from './0021-agent-runs-brain.ts';
 import { sql as erasedFiles } from './0022-erased-files.ts';
+import { sql as agentSync, run as agentSyncRun } from './0023-agent-sync.ts';
+import { sql as ftsScripts, run as ftsScriptsRun } from './0024-fts-scripts.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -49,4 +51,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0020-compile-claims', sql: compileClaims },
   { id: '0021-agent-runs-brain', sql: agentRunsBrain },
   { id: '0022-erased-files', sql: erasedFiles },
+  { id: '0023-agent-sync', sql: agentSync, run: agentSyncRun },
+  { id: '0024-fts-scripts', sql: ftsScripts, run: ftsScriptsRun },
 ];

@@ -8,6 +8,8 @@ import { registerOperationTool } from '../operation-tool.ts';
 export function registerBrainSearch(server: McpServer, ctx: AgentContext): void {
   registerOperationTool(server, ctx, SearchQuery, {
     // Labels and bodies fenced, one boundary for the answer (docs/SECURITY.md [F1]).
+    // One hit per source, shown by its best passage; `more` counts the source's other matching
+    // passages and `also` cites the best few (docs/RETRIEVAL.md [R6]).
     text: (out) => framedJson({ semantic: out.semantic, hits: out.hits }),
     summary: (out) => ({ hits: out.hits.length, semantic: out.semantic }),
   });

@@ -126,6 +126,24 @@ export function status(patch: Partial<StatusView> = {}): StatusView {
     counts: { files: 0, indexed: 0, notIndexed: 0, failed: 0, sections: 0, notes: 0, entities: 0 },
     queue: { queued: 0, running: 0 },
     model: { status: 'off', modelId: 'Xenova/all-MiniLM-L6-v2', reason: 'The model is not downloaded' },
+    embeddingModels: [
+      {
+        choice: 'english',
+        modelId: 'Xenova/all-MiniLM-L6-v2',
+        name: 'English',
+        about: 'English text; about 90 MB',
+        downloaded: false,
+        chosen: true,
+      },
+      {
+        choice: 'multilingual',
+        modelId: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2',
+        name: 'Multilingual',
+        about: 'more than 50 languages',
+        downloaded: false,
+        chosen: false,
+      },
+    ],
     chatModel: { status: 'off', reason: 'no chat model is configured' },
     ...patch,
   };

@@ -92,13 +92,23 @@ export const AgentsEffectiveness = defineOperation({
         rate: z.number().nullable(),
         thumbsUp: z.number(),
         thumbsDown: z.number(),
+        /** (succeeded + thumbs up) ÷ (ended + thumbs up + thumbs down): thumbs count toward it ([G8]). */
+        score: z.number().nullable(),
         costUsd: z.number().nullable(),
       }),
     ),
     trend: z.enum(TRENDS),
     weeks: z.array(z.object({ week: z.string(), costUsd: z.number().nullable() })),
     comparison: z
-      .object({ a: z.number(), b: z.number(), split: z.number(), aStats: Stats, bStats: Stats })
+      .object({
+        a: z.number(),
+        b: z.number(),
+        split: z.number(),
+        /** When it was set: each side counts the runs that ended since ([G9]). */
+        since: z.string().nullable(),
+        aStats: Stats,
+        bStats: Stats,
+      })
       .nullable(),
   }),
   mutates: false,

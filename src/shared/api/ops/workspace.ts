@@ -6,9 +6,11 @@
  * serve`), so the one-shot command line does not offer them; agents get none of these (`notOn`).
  */
 import { z } from 'zod';
+import { EMBEDDING_MODEL_CHOICES, type EmbeddingModelChoice } from '../../constants.ts';
 import {
   AppInfoSchema,
   ModelDownloadSchema,
+  ModelUseSchema,
   StatusViewSchema,
   WatchedFolderListSchema,
   WatchedFolderSchema,
@@ -67,11 +69,24 @@ export const WatchRemove = defineOperation({
   notOn: HOSTS_ONLY,
 });
 
+const modelChoice = z.enum(EMBEDDING_MODEL_CHOICES as [EmbeddingModelChoice, ...EmbeddingModelChoice[]]);
+
 export const ModelDownload = defineOperation({
   name: 'model.download',
-  summary: 'Download the embedding model once into the workspace (needs the network)',
-  input: nothing,
+  summary:
+    'Download an embedding model once into the workspace (needs the network); naming one switches the workspace to it when it is here',
+  input: z.object({ model: modelChoice.optional() }).strict(),
   output: ModelDownloadSchema,
+  mutates: true,
+  notOn: NOT_FOR_AGENTS,
+});
+
+export const ModelUse = defineOperation({
+  name: 'model.use',
+  summary:
+    'Switch the embedding model (english or multilingual); what was embedded with the other is embedded again in the background',
+  input: z.object({ model: modelChoice }).strict(),
+  output: ModelUseSchema,
   mutates: true,
   notOn: NOT_FOR_AGENTS,
 });
@@ -83,4 +98,5 @@ export const WORKSPACE_OPERATIONS = [
   WatchAdd,
   WatchRemove,
   ModelDownload,
+  ModelUse,
 ] as const;

@@ -156,6 +156,7 @@ describe('Agent page', () => {
       rate: ended ? succeeded / ended : null,
       thumbsUp: number === 3 ? 2 : 0,
       thumbsDown: number === 3 ? 1 : 0,
+      score: number === 3 ? 6 / 8 : ended ? succeeded / ended : null,
       costUsd: null,
     });
     const data: Effectiveness = {
@@ -170,6 +171,7 @@ describe('Agent page', () => {
         a: 3,
         b: 1,
         split: 50,
+        since: '2026-11-30T09:15:00.000Z',
         aStats: { runs: 5, succeeded: 4, rate: 0.8 },
         bStats: { runs: 4, succeeded: 1, rate: 0.25 },
       },
@@ -180,7 +182,7 @@ describe('Agent page', () => {
       within(rates)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['v125 % (1/4)', 'v2— (0/0)', 'v380 % (4/5) · thumbs 2 up, 1 down']);
+    ).toEqual(['v125 % (1/4)', 'v2— (0/0)', 'v380 % (4/5) · thumbs 2 up, 1 down · score 75 %']);
     screen.getByText('improving');
     const weeks = screen.getByRole('list', { name: 'Cost per week' });
     expect(
@@ -190,7 +192,7 @@ describe('Agent page', () => {
     ).toEqual(['2026-W47$0.50', '2026-W48—']);
     const compare = screen.getByRole('region', { name: 'Side-by-side comparison' });
     expect(compare.textContent).toBe(
-      'Comparing in production, 50 % of runs on v3, the rest on v1:v3 80 % (4/5 runs)v1 25 % (1/4 runs)',
+      'Comparing in production, 50 % of runs on v3, the rest on v1, runs since 2026-11-30 09:15 UTC:v3 80 % (4/5 runs)v1 25 % (1/4 runs)',
     );
   });
 

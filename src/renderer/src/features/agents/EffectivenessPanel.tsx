@@ -9,7 +9,11 @@ import { type Bar, BarChart } from './BarChart.tsx';
 type Version = Outputs['agents.versions']['versions'][number];
 
 function rateBar(v: VersionStats): Bar {
-  const thumbs = v.thumbsUp || v.thumbsDown ? ` · thumbs ${v.thumbsUp} up, ${v.thumbsDown} down` : '';
+  // The score folds the thumbs in; the rate (and the trend) stays the runs' alone ([G8]).
+  const thumbs =
+    v.thumbsUp || v.thumbsDown
+      ? ` · thumbs ${v.thumbsUp} up, ${v.thumbsDown} down · score ${formatPercent(v.score)}`
+      : '';
   return {
     key: String(v.number),
     label: `v${v.number}`,
@@ -39,7 +43,8 @@ function Comparison({
   return (
     <section className="compare" aria-label="Side-by-side comparison">
       <span className="muted">
-        Comparing in production, {c.split} % of runs on v{c.a}, the rest on v{c.b}:
+        Comparing in production, {c.split} % of runs on v{c.a}, the rest on v{c.b}
+        {c.since ? `, runs since ${c.since.slice(0, 16).replace('T', ' ')} UTC` : ''}:
       </span>
       {side(c.a, c.aStats)}
       {side(c.b, c.bStats)}

@@ -1,5 +1,5 @@
 import { BrainCircuit, Info } from 'lucide-react';
-import type { ChatTurn } from '#shared/api/types.ts';
+import type { ChatTurn, InjectedMemory } from '#shared/api/types.ts';
 import { FeedbackBar } from '../agents/FeedbackBar.tsx';
 import { CitedText } from './CitedText.tsx';
 import { type OpenCitation, openCited, sourceOf, whereOf } from './cited.ts';
@@ -58,6 +58,7 @@ export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnPr
             })}
           </ul>
         )}
+        <MorePassages memories={turn.memories} onOpen={onOpen} />
         {turn.modelOff ? (
           turn.passages.length > 0 ? (
             <div className="passages">
@@ -75,5 +76,42 @@ export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnPr
         <FeedbackBar target={{ kind: 'answer', answerId: turn.id, question }} />
       </div>
     </article>
+  );
+}
+
+/**
+ * A memory stands for its whole source (docs/RETRIEVAL.md [R6]): the other passages of that
+ * source that matched are one click away, each opening its own range.
+ */
+function MorePassages({ memories, onOpen }: { memories: InjectedMemory[]; onOpen: OpenCitation }) {
+  const folded = memories.map((m, i) => ({ m, n: i + 1 })).filter(({ m }) => (m.more ?? 0) > 0);
+  if (folded.length === 0) return null;
+  return (
+    <div className="more-passages">
+      {folded.map(({ m, n }) => (
+        <details key={m.id} className="more-passages__group">
+          <summary>
+            <span className="memory-chip__n">{n}</span>
+            {m.more} more passage{m.more === 1 ? '' : 's'} from {m.citation?.fileLabel || m.label}
+          </summary>
+          <ul aria-label={`More passages from memory ${n}`}>
+            {(m.also ?? []).map((a) => (
+              <li key={a.id}>
+                <button
+                  type="button"
+                  className="more-passages__item"
+                  onClick={() => openCited(a, a.id, onOpen)}
+                >
+                  {whereOf(a)}
+                </button>
+              </li>
+            ))}
+            {(m.more ?? 0) > (m.also?.length ?? 0) ? (
+              <li className="more-passages__rest">and {(m.more ?? 0) - (m.also?.length ?? 0)} more</li>
+            ) : null}
+          </ul>
+        </details>
+      ))}
+    </div>
   );
 }

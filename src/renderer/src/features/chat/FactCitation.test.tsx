@@ -144,3 +144,28 @@ describe('A fact cited in a chat answer', () => {
     await waitFor(() => expect(t.inputsOf('items.dossier').at(-1)).toEqual({ id: 'file-2', at: FACT.span }));
   });
 });
+
+describe('A memory that stands for its whole source (docs/RETRIEVAL.md [R6])', () => {
+  it('says how many more passages of that file matched, and each opens its own range', async () => {
+    const also = (n: number) => ({
+      id: `section-${n}`,
+      label: `note-01.md > Part ${n}`,
+      citation: { ...citationOf(1), itemId: `section-${n}`, lineStart: n * 10, lineEnd: n * 10 + 3 },
+    });
+    const folded: InjectedMemory = { ...(MEMORIES[0] as InjectedMemory), more: 3, also: [also(2), also(3)] };
+    const t = engine(answer({ text: 'As the notes say [1].', memories: [folded] }));
+    t.answer('items.dossier', (input) => ({
+      ...fileDossier(ROWS[0] as (typeof ROWS)[0]),
+      highlight: input.at ?? null,
+    }));
+    const { user, turn } = await ask(t);
+    const summary = within(turn).getByText(/3 more passages from note-01\.md/);
+    await user.click(summary);
+    const list = within(turn).getByRole('list', { name: 'More passages from memory 1' });
+    const items = within(list).getAllByRole('button');
+    expect(items).toHaveLength(2);
+    expect(within(list).getByText('and 1 more')).toBeTruthy();
+    await user.click(items[1] as HTMLElement);
+    await waitFor(() => expect(t.inputsOf('items.dossier').at(-1)).toEqual({ id: 'section-3' }));
+  });
+});

@@ -8,6 +8,7 @@ import { useAction } from '../../hooks/useAction.ts';
 import { call } from '../../lib/api.ts';
 import { AccessChecks } from './AccessChecks.tsx';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
+import { EmbeddingModelChoice } from './EmbeddingModelChoice.tsx';
 import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 import './settings.css';
@@ -103,6 +104,7 @@ export function SettingsScreen() {
             {download.error ? (
               <ErrorNotice error={download.error} title="Could not download the model" />
             ) : null}
+            <EmbeddingModelChoice />
           </section>
 
           <ChatModelSettings />

@@ -1,0 +1,114 @@
+/**
+ * One entry per source ([R6] in docs/RETRIEVAL.md): a file and its own sections fold into one
+ * hit at the best position any of them reached, shown by the passage that matched: its best
+ * section among the candidates, else the section of that file that best matches the query's
+ * words, else (nothing inside it matches them) the file itself, by its opening. The other
+ * passages of the same source ride along as `also`, cited, without their text.
+ */
+import { type Db, stmt } from '../db/driver.ts';
+import { ftsQuery } from './keyword.ts';
+
+export type FoldCandidate = {
+  rowid: number;
+  id: string;
+  storage_kind: string;
+  file_id: string | null;
+  score: number;
+};
+
+/** A source and its candidates, best first; its score is its best candidate's. */
+type Folded = { score: number; members: FoldCandidate[] };
+
+export type FoldedEntry = {
+  score: number;
+  /** The passage shown and cited. */
+  shown: number;
+  /** The best few other sections of the same source among the candidates, best first. */
+  also: number[];
+  /** How many other sections of the source there are among the candidates. */
+  more: number;
+};
+
+/** How many of a source's other passages a hit carries (its `more` counts them all). */
+const ALSO_MAX = 5;
+
+const sourceOf = (c: FoldCandidate) => (c.storage_kind === 'section' && c.file_id ? c.file_id : c.id);
+
+/**
+ * The best `k` sources of the ranked candidates, each with its members in rank order; members
+ * that rank below the k-th source still count toward their source.
+ */
+export function foldBySource(ranked: readonly FoldCandidate[], k: number): Folded[] {
+  const bySource = new Map<string, Folded>();
+  for (const c of ranked) {
+    const source = sourceOf(c);
+    const entry = bySource.get(source);
+    if (entry) entry.members.push(c);
+    else if (bySource.size < k) bySource.set(source, { score: c.score, members: [c] });
+  }
+  return [...bySource.values()];
+}
+
+/**
+ * The file's section that best matches the query's words: BM25 over its own sections only (a
+ * file's sections have neighbouring rowids, so FTS5 reads just that range of each term's
+ * postings). Null when none matches: a file that won by its vector matched its opening, which is
+ * what its vector is of (its body, src/engine/indexing/indexer.ts).
+ */
+function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number | null {
+  if (terms.length === 0) return null;
+  const range = stmt(
+    db,
+    `SELECT min(rowid) AS lo, max(rowid) AS hi FROM items
+     WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL AND indexed = 1`,
+  ).get(fileId) as { lo: number | null; hi: number | null };
+  if (range.lo === null || range.hi === null) return null;
+  const row = stmt(
+    db,
+    `SELECT i.rowid AS rowid FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+     WHERE items_fts MATCH ? AND items_fts.rowid BETWEEN ? AND ?
+       AND i.file_id = ? AND i.storage_kind = 'section' AND i.retired_at IS NULL AND i.indexed = 1
+     ORDER BY bm25(items_fts, 2.0, 1.0), i.rowid LIMIT 1`,
+  ).get(ftsQuery(terms), range.lo, range.hi, fileId) as { rowid: number } | undefined;
+  return row?.rowid ?? null;
+}
+
+/** How many of a source's best-ranked sections are weighed for the one it shows. */
+const SHOWN_FROM = 6;
+
+/**
+ * Of a source's best-ranked matching sections, the one holding the most of the question's words
+ * (a word counts with its inflections: its first letters but two when it is long); ties go to the
+ * better rank. BM25 may rank first a section that repeats one word over one that holds them all.
+ */
+function mostCovering(db: Db, sections: readonly number[], terms: readonly string[]): number | undefined {
+  if (sections.length < 2 || terms.length < 2) return sections[0];
+  const stems = terms.map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
+  const read = stmt(db, 'SELECT label, body FROM items WHERE rowid = ?');
+  let best = sections[0];
+  let most = -1;
+  for (const rowid of sections.slice(0, SHOWN_FROM)) {
+    const row = read.get(rowid) as { label: string; body: string } | undefined;
+    const text = `${row?.label ?? ''}\n${row?.body ?? ''}`.toLowerCase();
+    const covered = stems.filter((s) => text.includes(s)).length;
+    if (covered > most) {
+      most = covered;
+      best = rowid;
+    }
+  }
+  return best;
+}
+
+/** Which passage each folded source shows, and which of its other passages ride along. */
+export function choosePassages(db: Db, folded: readonly Folded[], terms: readonly string[]): FoldedEntry[] {
+  return folded.map(({ score, members }) => {
+    const sections = members.filter((m) => m.storage_kind === 'section').map((m) => m.rowid);
+    const first = members[0] as FoldCandidate;
+    let shown = mostCovering(db, sections, terms) ?? first.rowid;
+    if (sections.length === 0 && first.storage_kind === 'file') {
+      shown = bestSectionOf(db, first.id, terms) ?? first.rowid;
+    }
+    const others = sections.filter((r) => r !== shown);
+    return { score, shown, also: others.slice(0, ALSO_MAX), more: others.length };
+  });
+}
