@@ -15,6 +15,7 @@ import { memberContext } from '../commands/types.ts';
 import type { Db } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { setModelSetting } from '../llm/config.ts';
+import { mirrorPath } from '../search/mirror-file.ts';
 import { rowsHolding, snapshot } from '../testing/db-dump.ts';
 import { startScriptedModel } from '../testing/scripted-model.ts';
 import { createTestWorkspace, openAsLocalUser, type TestWorkspace } from '../testing/test-engine.ts';
@@ -169,7 +170,14 @@ describe('[K14] erasing a source', () => {
     ).map((b) => b.blob);
     expect(blobs).toHaveLength(2);
 
+    // A semantic search keeps the vector mirror beside the database ([R9] in docs/RETRIEVAL.md).
+    expect((await engine.search(PHRASE)).semantic).toBe(true);
+    const mirrorFiles = ['file', 'section'].map((s) => mirrorPath(engine.db.name, s));
+    for (const f of mirrorFiles) expect(existsSync(f), f).toBe(true);
+
     const out = await call(engine, 'items.erase', { id: file });
+    // The erased vectors' int8 copies go with the mirror's files (the next load rebuilds them).
+    for (const f of mirrorFiles) expect(existsSync(f), f).toBe(false);
     expect(out).toMatchObject({
       id: file,
       label: 'travel.md',

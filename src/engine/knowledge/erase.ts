@@ -12,7 +12,8 @@
  * server as `item.erase` (docs/SYNC_SPEC.md [S35]), which decides; a pulled erase runs the same
  * deletion here ([C16]). The full-text index is merged into one segment (no word of it is left in
  * an older one), deleted pages are overwritten (SQLite secure_delete) and the journal is
- * checkpointed afterwards, so the text does not linger in the database file.
+ * checkpointed afterwards, so the text does not linger in the database file; the vector mirror's
+ * files beside it ([R9] in docs/RETRIEVAL.md) are deleted.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ import type { BlobStore } from '../add/blobs.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { ftsDelete, getRow, type ItemRow, isSearchable, vecDelete } from '../read/items.ts';
 import { visibleRow } from '../read/read.ts';
+import { removeMirrorFiles } from '../search/mirror-file.ts';
 import { ReplicaClock } from '../sync/clock.ts';
 import { connectedUser, readState } from '../sync/state.ts';
 import { assertRemovableSource, factsBefore, factsLost } from './remove.ts';
@@ -192,6 +194,7 @@ export function secureWrite<T>(db: Db, fn: () => T): T {
     return writeTx(db, fn);
   } finally {
     db.pragma(`secure_delete = ${Number(before) === 1 ? 'ON' : 'OFF'}`);
+    removeMirrorFiles(db);
     try {
       db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {

@@ -16,10 +16,20 @@
  * rowids, sign bits, scope and model metadata: ~88 KB per 1024 rows) are compared with the cached
  * copies, and only chunks that differ are rebuilt (their float32 blob read and re-quantized).
  * Anything unexpected (another sqlite-vec layout) turns the mirror off and the caller falls back
- * to the plain vec0 query.
+ * to the plain vec0 query. A process's first load takes the chunks that still hold from the file
+ * kept beside the database (mirror-file.ts, [R9] in docs/RETRIEVAL.md) and rebuilds the rest.
  */
 import { type Db, stmt } from '../db/driver.ts';
 import { vectorGeneration } from '../read/items.ts';
+import {
+  chunkHash,
+  closeMirrorFile,
+  type MirrorFile,
+  mirrorPath,
+  openMirrorFile,
+  readChunk,
+  writeMirrorFile,
+} from './mirror-file.ts';
 import { type Kernels, kernels } from './simd.ts';
 
 const DIM = 384;
@@ -43,6 +53,8 @@ type Chunk = {
   id: number;
   /** The raw blobs this chunk was built from (validity, rowids, sign bits, scope, model). */
   raw: Buffer[];
+  /** Their hash: the test of the file's copy (mirror-file.ts). */
+  hash: string;
   size: number;
   rowids: Float64Array;
   scale: Float32Array;
@@ -61,6 +73,12 @@ type Mirror = {
   chunks: Map<number, Chunk>;
   keyIds: Map<string, number>;
   keyList: { scope: string; model: string }[];
+  /** The file beside the database (null for an in-memory one); read on the first load only. */
+  path: string | null;
+  /** Slots rebuilt from the database since the file was last written. */
+  sinceSave: number;
+  /** Chunks the last load took from the file and from the database (benchmarks, tests). */
+  lastLoad: { fromFile: number; fromDb: number };
 };
 
 type PerDb = { arena: Arena; streams: Map<string, Mirror> };
@@ -139,7 +157,76 @@ function readTextMeta(
   return out;
 }
 
-function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[]): Chunk {
+/** A chunk's slot in the arena, its sign bits copied in; keys, scales and int8 values to fill. */
+function place(a: Arena, id: number, raw: Buffer[], hash: string, rowids: Float64Array): Chunk {
+  const size = rowids.length;
+  const keysBytes = align16(size * 4);
+  const distBytes = align16(size * 2);
+  const codesBytes = align16(size * BQ_BYTES);
+  const bytes = keysBytes + distBytes + codesBytes + size * DIM;
+  const slot = alloc(a, bytes);
+  const c: Chunk = {
+    id,
+    raw,
+    hash,
+    size,
+    rowids,
+    scale: new Float32Array(size),
+    slot,
+    bytes,
+    keys: slot,
+    dist: slot + keysBytes,
+    codes: slot + keysBytes + distBytes,
+    quant: slot + keysBytes + distBytes + codesBytes,
+  };
+  new Uint8Array(a.k.memory.buffer, c.codes, size * BQ_BYTES).set(raw[2] as Buffer);
+  return c;
+}
+
+const rowidsOf = (blob: Buffer) => {
+  const rowids = new Float64Array(blob.length / 8);
+  for (let i = 0; i < rowids.length; i++) rowids[i] = Number(blob.readBigInt64LE(i * 8));
+  return rowids;
+};
+
+/**
+ * A chunk from the file beside the database, when the file holds this chunk as the database has
+ * it now (same hash of its small blobs, same size); null otherwise.
+ */
+function loadCached(
+  a: Arena,
+  m: Mirror,
+  file: MirrorFile,
+  id: number,
+  raw: Buffer[],
+  hash: string,
+): Chunk | null {
+  const entry = file.chunks.get(id);
+  const rowidBlob = raw[1] as Buffer;
+  if (!entry || entry.hash !== hash || entry.size * 8 !== rowidBlob.length) return null;
+  if ((raw[2] as Buffer).length !== entry.size * BQ_BYTES) return null;
+  const c = place(a, id, raw, hash, rowidsOf(rowidBlob));
+  const buffer = a.k.memory.buffer;
+  const keys = new Int32Array(buffer, c.keys, c.size);
+  const ok = readChunk(file, entry, {
+    keys,
+    scale: c.scale,
+    quant: new Int8Array(buffer, c.quant, c.size * DIM),
+  });
+  if (!ok) {
+    release(a, c.slot, c.bytes);
+    return null;
+  }
+  // The file's key numbers become this mirror's.
+  const ids = file.keys.map((k) => keyOf(m, String(k.scope), String(k.model)));
+  for (let i = 0; i < c.size; i++) {
+    const k = keys[i] as number;
+    keys[i] = k < 0 ? -1 : (ids[k] as number);
+  }
+  return c;
+}
+
+function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash: string): Chunk {
   const validity = raw[0] as Buffer;
   const base = stmt(db, 'SELECT size, rowids FROM vec_items_chunks WHERE chunk_id = ?').get(id) as
     | { size: number; rowids: Buffer }
@@ -165,24 +252,7 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[]): Chun
   const scopes = readTextMeta(db, 0, id, rowids, valid);
   const models = readTextMeta(db, 1, id, rowids, valid);
 
-  const keysBytes = align16(size * 4);
-  const distBytes = align16(size * 2);
-  const codesBytes = align16(size * BQ_BYTES);
-  const bytes = keysBytes + distBytes + codesBytes + size * DIM;
-  const slot = alloc(a, bytes);
-  const c: Chunk = {
-    id,
-    raw: raw.map((b) => Buffer.from(b)),
-    size,
-    rowids,
-    scale: new Float32Array(size),
-    slot,
-    bytes,
-    keys: slot,
-    dist: slot + keysBytes,
-    codes: slot + keysBytes + distBytes,
-    quant: slot + keysBytes + distBytes + codesBytes,
-  };
+  const c = place(a, id, raw, hash, rowids);
   const buffer = a.k.memory.buffer;
   const keys = new Int32Array(buffer, c.keys, size);
   const quant = new Int8Array(buffer, c.quant, size * DIM);
@@ -214,6 +284,28 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[]): Chun
   return c;
 }
 
+/**
+ * Writes the mirror to its file once a tenth of its slots (or more) were rebuilt from the database
+ * since the last write: a first load, or steady indexing; a few changed chunks are not worth
+ * rewriting the whole file, and the next start rebuilds just those ([R9]).
+ */
+function saveIfWorthIt(a: Arena, m: Mirror): void {
+  if (!m.path || m.sinceSave === 0) return;
+  let slots = 0;
+  for (const c of m.chunks.values()) slots += c.size;
+  if (m.sinceSave * 10 < slots) return;
+  const buffer = a.k.memory.buffer;
+  const chunks = [...m.chunks.values()].map((c) => ({
+    id: c.id,
+    size: c.size,
+    hash: c.hash,
+    keys: new Int32Array(buffer, c.keys, c.size),
+    scale: c.scale,
+    quant: new Int8Array(buffer, c.quant, c.size * DIM),
+  }));
+  if (writeMirrorFile(m.path, m.keyList, chunks)) m.sinceSave = 0;
+}
+
 /** The mirror of one stream (partition), brought up to date; null when the layout is unknown. */
 function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
   let perDb = mirrors.get(db);
@@ -232,9 +324,20 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
   }
   const arena = perDb.arena;
   let m = perDb.streams.get(stream);
+  let file: MirrorFile | null = null;
   if (!m) {
-    m = { stamp: '', chunks: new Map(), keyIds: new Map(), keyList: [] };
+    const path = db.memory || db.name === '' ? null : mirrorPath(db.name, stream);
+    m = {
+      stamp: '',
+      chunks: new Map(),
+      keyIds: new Map(),
+      keyList: [],
+      path,
+      sinceSave: 0,
+      lastLoad: { fromFile: 0, fromDb: 0 },
+    };
     perDb.streams.set(stream, m);
+    file = path ? openMirrorFile(path) : null;
   }
   try {
     const stamp = vectorGeneration(db);
@@ -262,13 +365,22 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
       model: Buffer;
     }[];
     const seen = new Set<number>();
+    const load = { fromFile: 0, fromDb: 0 };
     for (const c of current) {
       seen.add(c.id);
       const raw = [c.validity, c.rowids, c.bq, c.scope, c.model];
       const have = m.chunks.get(c.id);
       if (have?.raw.every((buf, i) => buf.equals(raw[i] as Buffer))) continue;
       if (have) release(arena, have.slot, have.bytes);
-      m.chunks.set(c.id, loadChunk(db, arena, m, c.id, raw));
+      const hash = chunkHash(raw);
+      const cached = file ? loadCached(arena, m, file, c.id, raw, hash) : null;
+      const chunk = cached ?? loadChunk(db, arena, m, c.id, raw, hash);
+      if (cached) load.fromFile++;
+      else {
+        load.fromDb++;
+        m.sinceSave += chunk.size;
+      }
+      m.chunks.set(c.id, chunk);
     }
     for (const [id, c] of [...m.chunks]) {
       if (seen.has(id)) continue;
@@ -276,10 +388,14 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
       m.chunks.delete(id);
     }
     m.stamp = stamp;
+    m.lastLoad = load;
+    saveIfWorthIt(arena, m);
     return { arena, m };
   } catch {
     mirrors.set(db, null);
     return null;
+  } finally {
+    if (file) closeMirrorFile(file);
   }
 }
 
@@ -387,6 +503,11 @@ export function mirrorKnn(
     }
   }
   return Array.from(bestRowid.subarray(0, size));
+}
+
+/** How the last load of a stream's mirror went: chunks taken from the file and rebuilt from the database. */
+export function mirrorLoadStats(db: Db, stream: string): { fromFile: number; fromDb: number } | null {
+  return mirrors.get(db)?.streams.get(stream)?.lastLoad ?? null;
 }
 
 /** Drops the in-memory mirror of a database (tests, benchmarks, after closing it). */

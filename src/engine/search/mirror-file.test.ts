@@ -1,0 +1,157 @@
+/** The vector mirror kept beside the database ([R9] in docs/RETRIEVAL.md). */
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Db, openDb } from '../db/driver.ts';
+import { vecDelete, vecUpsert } from '../read/items.ts';
+import { mirrorPath } from './mirror-file.ts';
+import { forgetMirror, mirrorKnn, mirrorLoadStats } from './vector-stream.ts';
+
+const MODEL = 'test/unit-384';
+const ROWS = 2500; // three vec0 chunks of 1024 slots
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+}
+
+function unit(rand: () => number): Float32Array {
+  const v = new Float32Array(384);
+  let n = 0;
+  for (let d = 0; d < 384; d++) {
+    v[d] = rand();
+    n += v[d]! * v[d]!;
+  }
+  for (let d = 0; d < 384; d++) v[d]! /= Math.sqrt(n);
+  return v;
+}
+
+let dir: string;
+let db: Db;
+const rand = rng(7);
+const queries = Array.from({ length: 5 }, () => unit(rand));
+
+function fill(target: Db, from: number, to: number, seed: number) {
+  const r = rng(seed);
+  target.transaction(() => {
+    for (let rowid = from; rowid < to; rowid++)
+      vecUpsert(
+        target,
+        { rowid, storage_kind: 'section', scope: rowid % 5 === 0 ? 'team:eng' : 'org' },
+        MODEL,
+        unit(r),
+      );
+  })();
+}
+
+const knn = (target: Db, scopes = ['org', 'team:eng']) =>
+  queries.map((q) => mirrorKnn(target, q, MODEL, 'section', scopes, 20));
+
+/** What the mirror answers when built from the database alone (no file). */
+function fromDatabaseAlone(target: Db) {
+  forgetMirror(target);
+  rmSync(mirrorPath(target.name, 'section'), { force: true });
+  const got = knn(target);
+  expect(mirrorLoadStats(target, 'section')?.fromFile).toBe(0);
+  return got;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'brain-mirror-'));
+  db = openDb(join(dir, 'brain.db'));
+  fill(db, 1, ROWS + 1, 1);
+});
+afterEach(() => {
+  forgetMirror(db);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('[R9] the vector mirror beside the database', () => {
+  it('is written on the first load, owner-only, and the next start reads every chunk from it', () => {
+    const path = mirrorPath(db.name, 'section');
+    const first = knn(db);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3 });
+    expect(existsSync(path)).toBe(true);
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(first[0]).toHaveLength(20);
+
+    forgetMirror(db);
+    const second = knn(db);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 3, fromDb: 0 });
+    expect(second).toEqual(first);
+    // Scope filtering still works on keys read from the file.
+    const eng = knn(db, ['team:eng']);
+    for (const list of eng) for (const rowid of list ?? []) expect(rowid % 5).toBe(0);
+  });
+
+  it('rebuilds only the chunks the database changed since the file was written', () => {
+    knn(db);
+    forgetMirror(db);
+    // Change a vector in the first chunk and delete one in the last; the middle chunk holds.
+    db.transaction(() => {
+      vecUpsert(db, { rowid: 3, storage_kind: 'section', scope: 'org' }, MODEL, queries[0]!);
+      vecDelete(db, ROWS);
+    })();
+    const got = knn(db);
+    const stats = mirrorLoadStats(db, 'section');
+    expect(stats?.fromFile).toBe(1);
+    expect(stats?.fromDb).toBe(2);
+    expect(got[0]?.[0]).toBe(3); // the changed row is now the nearest to the first query
+    expect(got.flat()).not.toContain(ROWS);
+    expect(got).toEqual(fromDatabaseAlone(db));
+  });
+
+  it('is ignored when it is truncated, garbage or another database’s', () => {
+    const path = mirrorPath(db.name, 'section');
+    const want = knn(db);
+
+    truncateSync(path, 5000);
+    forgetMirror(db);
+    expect(knn(db)).toEqual(want);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3 });
+
+    writeFileSync(path, 'OBMIRROR not a mirror at all');
+    forgetMirror(db);
+    expect(knn(db)).toEqual(want);
+    expect(mirrorLoadStats(db, 'section')?.fromFile).toBe(0);
+
+    // Another database's file at this path: its chunks' hashes do not match.
+    const other = openDb(join(dir, 'other.db'));
+    try {
+      fill(other, 1, ROWS + 1, 99);
+      knn(other);
+      copyFileSync(mirrorPath(other.name, 'section'), path);
+      forgetMirror(db);
+      expect(knn(db)).toEqual(want);
+      expect(mirrorLoadStats(db, 'section')?.fromFile).toBe(0);
+    } finally {
+      forgetMirror(other);
+      other.close();
+    }
+  });
+
+  it('an in-memory database keeps no file', () => {
+    const mem = openDb(':memory:');
+    try {
+      fill(mem, 1, 100, 3);
+      expect(knn(mem)[0]).toHaveLength(20);
+      expect(mirrorLoadStats(mem, 'section')?.fromDb).toBe(1);
+    } finally {
+      forgetMirror(mem);
+      mem.close();
+    }
+  });
+});
