@@ -49,28 +49,78 @@ export function foldBySource(ranked: readonly FoldCandidate[], k: number): Folde
   return [...bySource.values()];
 }
 
+/** A file of at most this many sections is read whole to find its best one; a longer one asks FTS5. */
+const SECTIONS_READ = 400;
+/** The most matching sections of a long file weighed for the passage it shows. */
+const SECTIONS_WEIGHED = 200;
+
 /**
- * The file's section that best matches the query's words: BM25 over its own sections only (a
- * file's sections have neighbouring rowids, so FTS5 reads just that range of each term's
- * postings). Null when none matches: a file that won by its vector matched its opening, which is
- * what its vector is of (its body, src/engine/indexing/indexer.ts).
+ * The file's section that best matches the query's words: the one holding the most of them, then
+ * the most occurrences of them, then the first. A file's sections have neighbouring rowids, so a
+ * file of up to SECTIONS_READ sections is read as one range of rows; a longer one's candidates are
+ * the sections FTS5 finds holding any of the words in that range (slower: FTS5 walks each term's
+ * postings to the range, ~13 ms at 100k sections for a common word). Not BM25: FTS5's bm25()
+ * counts every term's rows in the whole index on each call (its IDF). Null when none matches: a
+ * file that won by its vector matched its opening, which is what its vector is of (its body,
+ * src/engine/indexing/indexer.ts).
  */
 function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number | null {
   if (terms.length === 0) return null;
   const range = stmt(
     db,
-    `SELECT min(rowid) AS lo, max(rowid) AS hi FROM items
+    `SELECT min(rowid) AS lo, max(rowid) AS hi, count(*) AS n FROM items
      WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL AND indexed = 1`,
-  ).get(fileId) as { lo: number | null; hi: number | null };
+  ).get(fileId) as { lo: number | null; hi: number | null; n: number };
   if (range.lo === null || range.hi === null) return null;
-  const row = stmt(
-    db,
-    `SELECT i.rowid AS rowid FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
-     WHERE items_fts MATCH ? AND items_fts.rowid BETWEEN ? AND ?
-       AND i.file_id = ? AND i.storage_kind = 'section' AND i.retired_at IS NULL AND i.indexed = 1
-     ORDER BY bm25(items_fts, 2.0, 1.0), i.rowid LIMIT 1`,
-  ).get(ftsQuery(terms), range.lo, range.hi, fileId) as { rowid: number } | undefined;
-  return row?.rowid ?? null;
+  const live = `i.file_id = ? AND i.storage_kind = 'section' AND i.retired_at IS NULL AND i.indexed = 1`;
+  const rows = (
+    range.n <= SECTIONS_READ
+      ? stmt(
+          db,
+          `SELECT i.rowid AS rowid, i.label AS label, i.body AS body FROM items i
+           WHERE i.rowid BETWEEN ? AND ? AND ${live} ORDER BY i.rowid`,
+        ).all(range.lo, range.hi, fileId)
+      : stmt(
+          db,
+          `SELECT i.rowid AS rowid, i.label AS label, i.body AS body
+           FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+           WHERE items_fts MATCH ? AND items_fts.rowid BETWEEN ? AND ? AND ${live}
+           LIMIT ${SECTIONS_WEIGHED}`,
+        ).all(ftsQuery(terms), range.lo, range.hi, fileId)
+  ) as { rowid: number; label: string; body: string }[];
+  const stems = stemsOf(terms);
+  let best: number | null = null;
+  let bestCovered = 0;
+  let bestCount = 0;
+  for (const row of rows) {
+    const { covered, count } = coverage(`${row.label}\n${row.body}`, stems);
+    if (covered > bestCovered || (covered === bestCovered && count > bestCount)) {
+      best = row.rowid;
+      bestCovered = covered;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** A word counts with its inflections: its first letters but two when it is long. */
+const stemsOf = (terms: readonly string[]) => terms.map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
+
+/** How many of the stems a text holds, and how often they occur in it. */
+function coverage(text: string, stems: readonly string[]): { covered: number; count: number } {
+  const lower = text.toLowerCase();
+  let covered = 0;
+  let count = 0;
+  for (const s of stems) {
+    let at = lower.indexOf(s);
+    if (at < 0) continue;
+    covered++;
+    while (at >= 0 && count < 10_000) {
+      count++;
+      at = lower.indexOf(s, at + s.length);
+    }
+  }
+  return { covered, count };
 }
 
 /** How many of a source's best-ranked sections are weighed for the one it shows. */
@@ -78,19 +128,17 @@ const SHOWN_FROM = 6;
 
 /**
  * Of a source's best-ranked matching sections, the one holding the most of the question's words
- * (a word counts with its inflections: its first letters but two when it is long); ties go to the
- * better rank. BM25 may rank first a section that repeats one word over one that holds them all.
+ * (with their inflections, stemsOf); ties go to the better rank. BM25 may rank first a section that repeats one word over one that holds them all.
  */
 function mostCovering(db: Db, sections: readonly number[], terms: readonly string[]): number | undefined {
   if (sections.length < 2 || terms.length < 2) return sections[0];
-  const stems = terms.map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
+  const stems = stemsOf(terms);
   const read = stmt(db, 'SELECT label, body FROM items WHERE rowid = ?');
   let best = sections[0];
   let most = -1;
   for (const rowid of sections.slice(0, SHOWN_FROM)) {
     const row = read.get(rowid) as { label: string; body: string } | undefined;
-    const text = `${row?.label ?? ''}\n${row?.body ?? ''}`.toLowerCase();
-    const covered = stems.filter((s) => text.includes(s)).length;
+    const { covered } = coverage(`${row?.label ?? ''}\n${row?.body ?? ''}`, stems);
     if (covered > most) {
       most = covered;
       best = rowid;
