@@ -286,12 +286,20 @@ function printSpeed(runs: readonly SpeedResult[]): void {
   );
   printTable(
     'Fast streams vs exact streams (section stream, top 50)',
-    ['sections', 'vector recall@50', 'keyword overlap@50', 'target overlap', 'queries'],
+    [
+      'sections',
+      'vector recall@50',
+      'keyword overlap@50 (ties equal)',
+      'target overlap',
+      'strict overlap',
+      'queries',
+    ],
     runs.map((r) => [
       r.sections,
       r.recall.vectorAt50,
       r.recall.keywordAt50,
       r.sections >= 100_000 ? '>= 0.9' : '',
+      r.recall.keywordStrictAt50,
       r.recall.vectorQueries,
     ]),
   );

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Status } from '#engine/engine.ts';
 import { claim, enqueue } from '#engine/jobs/jobs.ts';
 import { observeMention } from '#engine/knowledge/graph.ts';
 import { upsertNote } from '#engine/knowledge/notes.ts';
 import { retireFile } from '#engine/knowledge/retire.ts';
 import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
+import type { StatusView as Status } from '#shared/api/types.ts';
 import { cli } from './cli-process.ts';
 
 let ws: TestWorkspace;
@@ -112,8 +112,15 @@ describe('brain status --json', () => {
       'counts',
       'queue',
       'model',
+      'embeddingModels',
       'chatModel',
       'sync',
+    ]);
+    // The two embedding models to choose from ([R8] in docs/RETRIEVAL.md): none downloaded here,
+    // English the one chosen.
+    expect(status.embeddingModels.map((m) => [m.choice, m.downloaded, m.chosen])).toEqual([
+      ['english', false, true],
+      ['multilingual', false, false],
     ]);
     expect(Object.keys(status.counts)).toEqual([
       'files',

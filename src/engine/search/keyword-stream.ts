@@ -10,6 +10,10 @@
  *    all of them (the rarest one always stays). The cache holds only while the full-text index is
  *    the one it was counted on ([R1] in docs/RETRIEVAL.md): a miss cached before a write must not
  *    drop the word that write brought (see ftsGeneration);
+ *  - a dropped term still counts in the BM25 of the rows the kept terms found (a second query,
+ *    `(kept) AND (dropped)`, scores the rows holding both by every term), so those rows rank as
+ *    exact BM25 ranks them; only rows holding none of the kept terms are not seen. Terms in more
+ *    than half the rows are left out of that too: FTS5 clamps their IDF to 1e-6;
  *  - one query scores the matches once for all three streams (file, section, note) with the same
  *    scope / indexed / retired filter the caller asked for, and keeps the best STREAM_ROWS of each
  *    stream with a window function; the three stream calls of one search share that result. The
@@ -91,16 +95,26 @@ function documentFrequencies(
   }
 }
 
-/** The terms worth sending to FTS5: matching something, and not in most rows. */
-function shapeTerms(db: Db, terms: readonly string[]): string[] {
-  if (terms.length <= 1) return [...terms];
+/**
+ * Terms dropped for the budget that still weigh in BM25 are added back for the rows the kept terms
+ * found (see keywordLists); a term in more than this share of the rows weighs nothing but a
+ * tie-break (FTS5 clamps its IDF, ln((N - n + 0.5) / (n + 0.5)), to 1e-6) and is left out.
+ */
+const RESCORE_DF_SHARE = 0.5;
+
+/**
+ * The terms worth sending to FTS5 (`kept`: matching something, and not in most rows), and the
+ * dropped ones that still count for the rows those find (`rescore`).
+ */
+function shapeTerms(db: Db, terms: readonly string[]): { kept: string[]; rescore: string[] } {
+  if (terms.length <= 1) return { kept: [...terms], rescore: [] };
   const info = documentFrequencies(db, terms);
-  if (!info) return [...terms];
+  if (!info) return { kept: [...terms], rescore: [] };
   const scored = terms.map((t) => ({ t, df: info.df.get(t) ?? 0 })).filter((x) => x.df > 0);
-  if (scored.length === 0) return [];
+  if (scored.length === 0) return { kept: [], rescore: [] };
   // In a small workspace every term is cheap, and a word in most rows may be its very topic
   // ("trace" in a paper about tracing): shape only when the index is big enough to need it.
-  if (info.rows < SHAPE_MIN_ROWS) return scored.map((x) => x.t);
+  if (info.rows < SHAPE_MIN_ROWS) return { kept: scored.map((x) => x.t), rescore: [] };
   const limit = Math.max(1, info.rows * MAX_DF_SHARE);
   // Rarest first: the rarest term always stays; the others while they are not in most rows and
   // the rows to score stay within MAX_POSTINGS.
@@ -112,7 +126,10 @@ function shapeTerms(db: Db, terms: readonly string[]): string[] {
     keep.add(x.t);
     postings += x.df;
   }
-  return terms.filter((t) => keep.has(t));
+  const rescore = new Set(
+    scored.filter((x) => !keep.has(x.t) && x.df <= info.rows * RESCORE_DF_SHARE).map((x) => x.t),
+  );
+  return { kept: terms.filter((t) => keep.has(t)), rescore: terms.filter((t) => rescore.has(t)) };
 }
 
 export type StreamName = 'file' | 'section' | 'note';
@@ -142,20 +159,35 @@ export function keywordLists(
   const version = dbVersion(db);
   const hit = shared.get(db);
   if (hit && hit.key === key && hit.version === version) return hit.lists;
-  const shaped = shapeTerms(db, terms);
+  const { kept, rescore } = shapeTerms(db, terms);
   const lists: Record<StreamName, number[]> = { file: [], section: [], note: [] };
-  if (shaped.length > 0) {
+  if (kept.length > 0) {
+    // The rows the kept terms match, scored by BM25 over every term that weighs: a row that also
+    // holds dropped terms matches `(kept) AND (dropped)`, whose BM25 sums both (each term's IDF
+    // is its own, over the whole index), so its score is the lower (better) of the two queries.
+    // The rows scored stay the kept terms' (within MAX_POSTINGS); the dropped terms cost a walk
+    // of their postings for their IDF and for the AND, no scoring of their other rows.
+    const hits = rescore.length
+      ? `SELECT rowid, min(score) AS score FROM (
+           SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?
+           UNION ALL
+           SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?)
+         GROUP BY rowid`
+      : 'SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?';
+    const queries = rescore.length
+      ? [ftsQuery(kept), `(${ftsQuery(kept)}) AND (${ftsQuery(rescore)})`]
+      : [ftsQuery(kept)];
     const rows = stmt(
       db,
       `SELECT rowid, stream FROM (
            SELECT rowid, stream, ROW_NUMBER() OVER (PARTITION BY stream ORDER BY score, rowid) AS n FROM (
-             SELECT i.rowid AS rowid, bm25(items_fts, 2.0, 1.0) AS score,
+             SELECT i.rowid AS rowid, h.score AS score,
                     CASE i.storage_kind WHEN 'entity' THEN 'note' ELSE i.storage_kind END AS stream
-             FROM items_fts JOIN items i INDEXED BY items_search ON i.rowid = items_fts.rowid
-             WHERE items_fts MATCH ? AND i.storage_kind IN ('file', 'section', 'note', 'entity')
+             FROM (${hits}) h JOIN items i INDEXED BY items_search ON i.rowid = h.rowid
+             WHERE i.storage_kind IN ('file', 'section', 'note', 'entity')
                AND i.scope IN (SELECT value FROM json_each(?)) AND i.retired_at IS NULL AND i.indexed = 1))
          WHERE n <= ? ORDER BY stream, n`,
-    ).all(ftsQuery(shaped), JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
+    ).all(...queries, JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
     for (const r of rows) lists[r.stream].push(r.rowid);
   }
   shared.set(db, { key, version: dbVersion(db), lists });

@@ -112,6 +112,27 @@ describe('repository trees', () => {
     expect((tree.children as { changed: unknown }[])[0]?.changed).toBeNull();
   });
 
+  it('[T4] a build asked for while the same tree is building is that build, not a second one', async () => {
+    const folder = join(ws.files, 'guide');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'one.md'), '# One\n\nThe first note.\n');
+    const { id } = (await call('trees.connect', { folder })) as { id: string };
+    writeFileSync(join(folder, 'two.md'), '# Two\n\nThe second note.\n');
+    // The host's watcher and a command at once: one build, one answer.
+    const watcher = buildSource(engine, id);
+    const command = buildSource(engine, id);
+    expect(command).toBe(watcher);
+    const built = await watcher;
+    expect((built.source.counts as { documents: number }).documents).toBe(2);
+    expect(await call('trees.status', { tree: id })).toEqual(built.source);
+    // Once it is done, the next build is a build of its own; a rebuild never shares one.
+    const next = buildSource(engine, id);
+    expect(next).not.toBe(watcher);
+    const rebuild = buildSource(engine, id, { rebuild: true });
+    expect(rebuild).not.toBe(next);
+    await Promise.all([next, rebuild]);
+  });
+
   it('[T1] a tree in a scope the reader is not in is not there for them', async () => {
     put('secret.md', '# Secret\n\nOnly the legal team.\n');
     commit('secret');

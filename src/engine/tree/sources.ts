@@ -348,11 +348,36 @@ function sameChange(a: Change | null, b: Change | null): boolean {
  * received tree is built from its creator's synced documents once they all arrived. A failure
  * sets `failed` with the reason and keeps the last good tree.
  */
-export async function buildSource(
+export function buildSource(
   engine: Engine,
   id: string,
   options: { rebuild?: boolean } = {},
 ): Promise<BuildOutcome> {
+  // One build of a source at a time in a process: a command that asks while the host's watcher
+  // builds it (or the other way round) gets that very build, not a second one whose later write
+  // would change the tree under the first one's answer. A rebuild waits for it, then runs.
+  let running = building.get(engine);
+  if (!running) {
+    running = new Map();
+    building.set(engine, running);
+  }
+  const current = running.get(id);
+  if (current && !options.rebuild) return current;
+  const build = (current ? current.catch(() => undefined) : Promise.resolve()).then(() =>
+    buildOnce(engine, id, options),
+  );
+  const map = running;
+  const done = () => {
+    if (map.get(id) === build) map.delete(id);
+  };
+  running.set(id, build);
+  build.then(done, done);
+  return build;
+}
+
+const building = new WeakMap<Engine, Map<string, Promise<BuildOutcome>>>();
+
+async function buildOnce(engine: Engine, id: string, options: { rebuild?: boolean }): Promise<BuildOutcome> {
   const source = sourceOf(engine, id);
   if (source.state === 'off') throw new AppError('validation-failed', `${source.root} is turned off.`);
   let attempted: string | null = null;

@@ -1,0 +1,68 @@
+/**
+ * The fast keyword streams of a big index (keyword-stream.ts): a term dropped from the rows to
+ * score for being common still counts in the BM25 of the rows the rarer terms found, so the
+ * stream ranks them as exact BM25 does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDb } from '../db/driver.ts';
+import { ftsQuery } from './keyword.ts';
+import { keywordLists } from './keyword-stream.ts';
+
+const ROWS = 25_000; // above the size from which terms are shaped
+const WORDS = 40;
+let dir: string;
+let db: Db;
+/** The rows holding the rare word and the common one three times. */
+const best = [23_751, 24_001, 24_251, 24_501, 24_751];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'brain-kw-'));
+  db = openDb(join(dir, 'brain.db'));
+  const item = db.prepare(
+    `INSERT INTO items (rowid, id, workspace_id, storage_kind, kind, label, body, source_key, file_id, ordinal,
+       indexed, scope, origin_actor, origin_source, origin_at, occurred_at, created_at, updated_at)
+     VALUES (?, ?, 'ws', 'section', 'text', 'part', ?, ?, NULL, NULL, 1, 'org', 'test', 'test', ?, ?, ?, ?)`,
+  );
+  const fts = db.prepare('INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)');
+  const when = '2026-01-01T00:00:00.000Z';
+  db.transaction(() => {
+    for (let rowid = 1; rowid <= ROWS; rowid++) {
+      // Every body has WORDS words, so BM25 tells rows apart by their terms alone.
+      const words: string[] = [];
+      if (rowid % 250 === 1) words.push('zebra'); // 100 rows, the rare term
+      if (best.includes(rowid)) words.push('common', 'common', 'common');
+      else if (rowid % 10 < 3 && rowid % 250 !== 1) words.push('common'); // 30 % of the rows
+      while (words.length < WORDS) words.push(`filler${words.length}`);
+      const body = words.join(' ');
+      item.run(rowid, `s-${rowid}`, body, `s-${rowid}`, when, when, when, when);
+      fts.run(rowid, 'part', body);
+    }
+  })();
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('keyword streams of a big index', () => {
+  it('rank the rare term’s rows by every term that weighs, as exact BM25 does', () => {
+    const exact = (
+      db
+        .prepare(
+          `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts, 2.0, 1.0), rowid LIMIT 10`,
+        )
+        .all(ftsQuery(['zebra', 'common'])) as { rowid: number }[]
+    ).map((r) => r.rowid);
+    expect(exact.slice(0, 5).sort((a, b) => a - b)).toEqual(best);
+    const got = keywordLists(db, ['zebra', 'common'], ['org'], 10).section;
+    expect(got).toEqual(exact);
+  });
+
+  it('a query of common terms only still finds rows (the rarest term always stays)', () => {
+    const got = keywordLists(db, ['common', 'filler3'], ['org'], 10).section;
+    expect(got).toHaveLength(10);
+  });
+});
