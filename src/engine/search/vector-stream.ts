@@ -97,6 +97,16 @@ function alloc(a: Arena, bytes: number): number {
   return at;
 }
 
+/** Grows the arena's memory, in one step, to hold `bytes` more past its top. */
+function reserve(a: Arena, bytes: number): void {
+  const have = a.k.memory.buffer.byteLength;
+  if (a.top + bytes > have) a.k.memory.grow(Math.ceil((a.top + bytes - have) / 65536));
+}
+
+/** The bytes of one chunk's slot in the arena (see place). */
+const slotBytes = (size: number) =>
+  align16(size * 4) + align16(size * 2) + align16(size * BQ_BYTES) + size * DIM;
+
 function release(a: Arena, at: number, bytes: number): void {
   const list = a.free.get(bytes);
   if (list) list.push(at);
@@ -163,7 +173,7 @@ function place(a: Arena, id: number, raw: Buffer[], hash: string, rowids: Float6
   const keysBytes = align16(size * 4);
   const distBytes = align16(size * 2);
   const codesBytes = align16(size * BQ_BYTES);
-  const bytes = keysBytes + distBytes + codesBytes + size * DIM;
+  const bytes = slotBytes(size);
   const slot = alloc(a, bytes);
   const c: Chunk = {
     id,
@@ -366,6 +376,11 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
     }[];
     const seen = new Set<number>();
     const load = { fromFile: 0, fromDb: 0 };
+    // Grow the arena once for every chunk to load, not a chunk at a time (each grow of a
+    // WebAssembly memory may copy all of it: quadratic over a first load of 1M rows).
+    let need = 0;
+    for (const c of current) if (!m.chunks.has(c.id)) need += slotBytes(c.rowids.length / 8);
+    reserve(arena, need);
     for (const c of current) {
       seen.add(c.id);
       const raw = [c.validity, c.rowids, c.bq, c.scope, c.model];
