@@ -241,24 +241,20 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash:
   const base = stmt(db, 'SELECT size, rowids FROM vec_items_chunks WHERE chunk_id = ?').get(id) as
     | { size: number; rowids: Buffer }
     | undefined;
-  const bq = stmt(db, 'SELECT vectors FROM vec_items_vector_chunks01 WHERE rowid = ?').get(id) as
-    | { vectors: Buffer }
-    | undefined;
   const f32 = stmt(db, 'SELECT vectors FROM vec_items_vector_chunks00 WHERE rowid = ?').get(id) as
     | { vectors: Buffer }
     | undefined;
-  if (!base || !bq || !f32) throw new Error('missing chunk');
+  if (!base || !f32) throw new Error('missing chunk');
   const size = base.size;
   if (
     base.rowids.length !== size * 8 ||
-    bq.vectors.length !== size * BQ_BYTES ||
+    (raw[2] as Buffer).length !== size * BQ_BYTES ||
     f32.vectors.length !== size * F32_BYTES
   ) {
     throw new Error('unexpected chunk layout');
   }
   const valid = (i: number) => ((validity[i >> 3] ?? 0) & (1 << (i & 7))) !== 0;
-  const rowids = new Float64Array(size);
-  for (let i = 0; i < size; i++) rowids[i] = Number(base.rowids.readBigInt64LE(i * 8));
+  const rowids = rowidsOf(base.rowids);
   const scopes = readTextMeta(db, 0, id, rowids, valid);
   const models = readTextMeta(db, 1, id, rowids, valid);
 
@@ -266,7 +262,6 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash:
   const buffer = a.k.memory.buffer;
   const keys = new Int32Array(buffer, c.keys, size);
   const quant = new Int8Array(buffer, c.quant, size * DIM);
-  new Uint8Array(buffer, c.codes, size * BQ_BYTES).set(bq.vectors);
   // An aligned copy of the float32 blob (the Buffer may start at any byte).
   const floats = new Float32Array(size * DIM);
   new Uint8Array(floats.buffer).set(f32.vectors);
