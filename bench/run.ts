@@ -320,7 +320,9 @@ function printIndexing(r: IndexingResult): void {
     t.addSeconds,
     t.indexSeconds,
     `${t.mbPerSecond} MB/s`,
-    '>= 5 MB/s',
+    '>= 15 MB/s',
+    `${t.fts5MbPerSecond} MB/s`,
+    round(t.mbPerSecond / t.fts5MbPerSecond),
   ]);
   if (r.pdf) {
     rows.push([
@@ -333,11 +335,25 @@ function printIndexing(r: IndexingResult): void {
       r.pdf.indexSeconds,
       `${r.pdf.pagesPerSecond} pages/s`,
       '',
+      '',
+      '',
     ]);
   }
   printTable(
     'Indexing throughput (engine.add + engine.index, model off)',
-    ['input', 'files', 'size', 'sections', 'failed', 'add s', 'index s', 'throughput', 'target'],
+    [
+      'input',
+      'files',
+      'size',
+      'sections',
+      'failed',
+      'add s',
+      'index s',
+      'throughput',
+      'target',
+      'FTS5 alone in memory',
+      'ratio',
+    ],
     rows,
   );
 }

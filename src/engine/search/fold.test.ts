@@ -103,6 +103,25 @@ describe('[R6] one entry per source, shown by the passage that matched', () => {
     expect(hits).toHaveLength(8);
     expect(new Set(hits.map((h) => h.citation?.fileId)).size).toBe(8);
   });
+  it('a passage shown once already (the same document in two folders) rides along instead of taking a place', async () => {
+    const adr = '# Secrets storage\n\n## Decision\n\nWe keep deploy secrets in a vault with rotation.\n';
+    const engine = await indexed({
+      'en/secrets/index.md': adr,
+      'tr/secrets/index.md': adr,
+      'vault-howto.md': '# Vault how-to\n\nOpen the vault and rotate the deploy secrets monthly.\n',
+    });
+    const { hits } = await engine.search('deploy secrets vault rotation', {
+      k: 3,
+      maxK: 100,
+      mode: 'keyword',
+    });
+    // Three sources match, two of them with the same text: the copy is not a place of its own.
+    expect(hits.map((h) => h.citation?.fileLabel).sort()).toEqual(['Secrets storage', 'Vault how-to']);
+    const secrets = hits.find((h) => h.citation?.fileLabel === 'Secrets storage');
+    const copy = secrets?.also?.find((a) => a.citation?.fileId !== secrets.citation?.fileId);
+    expect(copy?.label).toBe(secrets?.label);
+    expect(secrets?.more).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe('[R5] titles a person can tell apart', () => {

@@ -36,7 +36,8 @@ const sourceOf = (c: FoldCandidate) => (c.storage_kind === 'section' && c.file_i
 
 /**
  * The best `k` sources of the ranked candidates, each with its members in rank order; members
- * that rank below the k-th source still count toward their source.
+ * that rank below the k-th source still count toward their source. choosePassages may pass over
+ * copies, so callers ask for a few more sources than they show.
  */
 export function foldBySource(ranked: readonly FoldCandidate[], k: number): Folded[] {
   const bySource = new Map<string, Folded>();
@@ -147,16 +148,42 @@ function mostCovering(db: Db, sections: readonly number[], terms: readonly strin
   return best;
 }
 
-/** Which passage each folded source shows, and which of its other passages ride along. */
-export function choosePassages(db: Db, folded: readonly Folded[], terms: readonly string[]): FoldedEntry[] {
-  return folded.map(({ score, members }) => {
+/**
+ * Which passage each folded source shows, and which of its other passages ride along: the best
+ * `k` sources whose shown passage (label and text) differs from every one shown above it. A copy
+ * of a passage already shown, the same document added twice or a translation folder that kept the
+ * original's text, rides along with the first as one more passage instead of taking a place
+ * ([R6] in docs/RETRIEVAL.md).
+ */
+export function choosePassages(
+  db: Db,
+  folded: readonly Folded[],
+  terms: readonly string[],
+  k: number,
+): FoldedEntry[] {
+  const read = stmt(db, 'SELECT label, body FROM items WHERE rowid = ?');
+  const shownText = new Map<string, FoldedEntry>();
+  const entries: FoldedEntry[] = [];
+  for (const { score, members } of folded) {
+    if (entries.length >= k) break;
     const sections = members.filter((m) => m.storage_kind === 'section').map((m) => m.rowid);
     const first = members[0] as FoldCandidate;
     let shown = mostCovering(db, sections, terms) ?? first.rowid;
     if (sections.length === 0 && first.storage_kind === 'file') {
       shown = bestSectionOf(db, first.id, terms) ?? first.rowid;
     }
+    const row = read.get(shown) as { label: string; body: string } | undefined;
+    const text = row ? `${row.label}\n${row.body}` : null;
+    const earlier = text === null ? undefined : shownText.get(text);
+    if (earlier) {
+      if (earlier.also.length < ALSO_MAX) earlier.also.push(shown);
+      earlier.more++;
+      continue;
+    }
     const others = sections.filter((r) => r !== shown);
-    return { score, shown, also: others.slice(0, ALSO_MAX), more: others.length };
-  });
+    const entry = { score, shown, also: others.slice(0, ALSO_MAX), more: others.length };
+    if (text !== null) shownText.set(text, entry);
+    entries.push(entry);
+  }
+  return entries;
 }

@@ -35,6 +35,9 @@ export type SearchOptions = {
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
 /** Ties go to the more precise citation: a section before the note, entity or whole file. */
+/** Sources folded beyond k, for the copies choosePassages passes over (fold.ts). */
+const FOLD_SPARE = 10;
+
 const SPECIFICITY: Record<StorageKind, number> = { section: 0, note: 1, entity: 2, file: 3 };
 
 export type StreamLists = { keyword: Record<Stream, number[]>; vector: Record<Stream, number[]> | null };
@@ -116,7 +119,7 @@ function fuseAndLoad(
       (a, b) =>
         b.score - a.score || SPECIFICITY[a.storage_kind] - SPECIFICITY[b.storage_kind] || a.rowid - b.rowid,
     );
-  const chosen = choosePassages(db, foldBySource(ranked, k), queryTerms(query));
+  const chosen = choosePassages(db, foldBySource(ranked, k + FOLD_SPARE), queryTerms(query), k);
   const rows = new Map(
     loadRows(
       db,

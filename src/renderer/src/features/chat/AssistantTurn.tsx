@@ -92,7 +92,10 @@ function MorePassages({ memories, onOpen }: { memories: InjectedMemory[]; onOpen
         <details key={m.id} className="more-passages__group">
           <summary>
             <span className="memory-chip__n">{n}</span>
-            {m.more} more passage{m.more === 1 ? '' : 's'} from {m.citation?.fileLabel || m.label}
+            {m.more} more passage{m.more === 1 ? '' : 's'}
+            {(m.also ?? []).every((a) => a.citation?.fileId === m.citation?.fileId)
+              ? ` from ${m.citation?.fileLabel || m.label}`
+              : ', the same text in other files too'}
           </summary>
           <ul aria-label={`More passages from memory ${n}`}>
             {(m.also ?? []).map((a) => (
