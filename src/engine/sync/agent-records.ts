@@ -54,6 +54,34 @@ const blank = {
   vector: null,
 } as const;
 
+/** What differs between the three kinds' items; the rest of a SyncItem is blank. */
+type RecordFields = Pick<
+  SyncItem,
+  | 'id'
+  | 'storage_kind'
+  | 'kind'
+  | 'label'
+  | 'source_key'
+  | 'file_id'
+  | 'scope'
+  | 'origin_actor'
+  | 'origin_source'
+> & { record: object; createdAt: string; updatedAt: string };
+
+/** The `item.upsert` op body that carries one record. */
+function upsertOf(f: RecordFields): { body: object } {
+  const { record, createdAt, updatedAt, ...fields } = f;
+  const item: SyncItem = {
+    ...blank,
+    ...fields,
+    body: JSON.stringify(record),
+    origin_at: createdAt,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
+  return { body: { kind: 'item.upsert', scope: f.scope, item } };
+}
+
 /** The op body of a recorded change of an agent record, null when the row is gone (evicted, pruned). */
 export function agentRecordCandidate(db: Db, id: string): { body: object } | null {
   const kind = agentRecordKindOf(id);
@@ -71,23 +99,20 @@ export function agentRecordCandidate(db: Db, id: string): { body: object } | nul
           ? { a: a.compare_a, b: a.compare_b, split: a.compare_split, since: a.compare_since ?? a.updated_at }
           : null,
     };
-    const item: SyncItem = {
-      ...blank,
+    return upsertOf({
       id,
       storage_kind: 'agent',
       kind: 'agent',
       label: a.name,
-      body: JSON.stringify(record),
+      record,
       source_key: agentKey(a.name),
       file_id: null,
       scope: a.scope,
       origin_actor: a.creator,
       origin_source: 'agents',
-      origin_at: a.created_at,
-      created_at: a.created_at,
-      updated_at: a.updated_at,
-    };
-    return { body: { kind: 'item.upsert', scope: a.scope, item } };
+      createdAt: a.created_at,
+      updatedAt: a.updated_at,
+    });
   }
   if (kind === 'brain') {
     const v = stmt(db, 'SELECT * FROM agent_brain_versions WHERE id = ?').get(id) as VersionRow | undefined;
@@ -108,23 +133,20 @@ export function agentRecordCandidate(db: Db, id: string): { body: object } | nul
       created_at: v.created_at,
       created_by: v.created_by,
     };
-    const item: SyncItem = {
-      ...blank,
+    return upsertOf({
       id,
       storage_kind: 'brain',
       kind: 'brain',
       label: `${v.agent} v${v.number}`,
-      body: JSON.stringify(record),
+      record,
       source_key: brainKey(v.number),
       file_id: v.agent_id,
       scope: agent.scope,
       origin_actor: v.created_by,
       origin_source: 'synthesis',
-      origin_at: v.created_at,
-      created_at: v.created_at,
-      updated_at: v.created_at,
-    };
-    return { body: { kind: 'item.upsert', scope: agent.scope, item } };
+      createdAt: v.created_at,
+      updatedAt: v.created_at,
+    });
   }
   if (kind === 'observation') {
     const o = stmt(db, 'SELECT * FROM observations WHERE id = ?').get(id) as ObservationRow | undefined;
@@ -140,23 +162,20 @@ export function agentRecordCandidate(db: Db, id: string): { body: object } | nul
       run_id: o.run_id,
       created_at: o.created_at,
     };
-    const item: SyncItem = {
-      ...blank,
+    return upsertOf({
       id,
       storage_kind: 'observation',
       kind: o.type,
       label: o.type,
-      body: JSON.stringify(record),
+      record,
       source_key: observationKey(o.key),
       file_id: o.agent_id,
       scope: o.scope,
       origin_actor: o.agent ? actorUnder(`agent:${o.agent}`, o.user_id) : o.user_id,
       origin_source: 'observe',
-      origin_at: o.created_at,
-      created_at: o.created_at,
-      updated_at: o.created_at,
-    };
-    return { body: { kind: 'item.upsert', scope: o.scope, item } };
+      createdAt: o.created_at,
+      updatedAt: o.created_at,
+    });
   }
   return null;
 }
