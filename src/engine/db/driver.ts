@@ -21,6 +21,15 @@ export function writeLockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number
   return raw && Number.isInteger(ms) && ms >= 0 ? ms : WRITE_LOCK_TIMEOUT_MS;
 }
 
+/**
+ * The engine connection's page cache, in KiB (SQLite's default is 2 MB). A search at 1M sections
+ * reads the full-text index's interior pages and the common terms' doclists again and again;
+ * with 2 MB each one is a read from the operating system and a parse, and a fresh process's
+ * searches measured about twice as slow as with 128 MB (bench/engine-process.ts). The cache fills
+ * only as pages are read: a short-lived process that reads little stays small.
+ */
+export const ENGINE_CACHE_KIB = 65_536;
+
 export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): Db {
   const onDisk = path !== '' && path !== ':memory:' && !path.startsWith('file:');
   if (onDisk) ensurePrivateFile(path);
@@ -37,6 +46,7 @@ export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): 
     // Checkpoint the WAL every ~16 MB instead of 4 MB: indexing writes in many short transactions.
     db.pragma('wal_autocheckpoint = 4000');
     db.pragma('foreign_keys = ON');
+    db.pragma(`cache_size = -${ENGINE_CACHE_KIB}`);
     migrate(db);
   } catch (err) {
     db.close();

@@ -65,4 +65,37 @@ describe('keyword streams of a big index', () => {
     const got = keywordLists(db, ['common', 'filler3'], ['org'], 10).section;
     expect(got).toHaveLength(10);
   });
+
+  it('a row moved out of the scopes leaves the stream at once, and comes back when moved back', () => {
+    const rowid = best[0] as number;
+    const found = () => keywordLists(db, ['zebra', 'common'], ['org'], 10).section;
+    expect(found()).toContain(rowid);
+    db.prepare("UPDATE items SET scope = 'user:zoe' WHERE rowid = ?").run(rowid);
+    expect(found()).not.toContain(rowid);
+    expect(keywordLists(db, ['zebra', 'common'], ['org', 'user:zoe'], 10).section).toContain(rowid);
+    db.prepare("UPDATE items SET scope = 'org' WHERE rowid = ?").run(rowid);
+    expect(found()).toContain(rowid);
+  });
+
+  it('a rowid SQLite gives again to a row of another kind is ranked in that row’s stream', () => {
+    const when = '2026-01-01T00:00:00.000Z';
+    const add = (kind: string) => {
+      db.prepare(
+        `INSERT INTO items (rowid, id, workspace_id, storage_kind, kind, label, body, source_key, indexed, scope,
+           origin_actor, origin_source, origin_at, created_at, updated_at)
+         VALUES (?, ?, 'ws', ?, ?, 'part', 'quagga sighting', ?, 1, 'org', 'test', 'test', ?, ?, ?)`,
+      ).run(ROWS + 1, `${kind}-again`, kind, kind, `${kind}-again`, when, when, when);
+      db.prepare("INSERT INTO items_fts (rowid, label, body) VALUES (?, 'part', 'quagga sighting')").run(
+        ROWS + 1,
+      );
+    };
+    add('section');
+    expect(keywordLists(db, ['quagga'], ['org'], 10)).toEqual({ file: [], section: [ROWS + 1], note: [] });
+    db.prepare(
+      "INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, 'part', 'quagga sighting')",
+    ).run(ROWS + 1);
+    db.prepare('DELETE FROM items WHERE rowid = ?').run(ROWS + 1);
+    add('note');
+    expect(keywordLists(db, ['quagga'], ['org'], 10)).toEqual({ file: [], section: [], note: [ROWS + 1] });
+  });
 });

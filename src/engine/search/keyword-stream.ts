@@ -14,10 +14,12 @@
  *    `(kept) AND (dropped)`, scores the rows holding both by every term), so those rows rank as
  *    exact BM25 ranks them; only rows holding none of the kept terms are not seen. Terms in more
  *    than half the rows are left out of that too: FTS5 clamps their IDF to 1e-6;
- *  - one query scores the matches once for all three streams (file, section, note) with the same
- *    scope / indexed / retired filter the caller asked for, and keeps the best STREAM_ROWS of each
- *    stream with a window function; the three stream calls of one search share that result. The
- *    filter reads the narrow covering index items_search (migration 0003), not the wide rows.
+ *  - one query scores the matches once for all three streams (file, section, note); each row's
+ *    stream comes from its storage kind, cached by rowid, and only the best rows of each stream
+ *    are read back, in order of score, for the scope / indexed / retired filter the caller asked
+ *    for (the narrow covering index items_search, migration 0003), until the stream has its
+ *    `limit` rows: not every match is joined to its row. The three stream calls of one search
+ *    share that result.
  */
 import { type Db, stmt } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
@@ -133,6 +135,150 @@ function shapeTerms(db: Db, terms: readonly string[]): { kept: string[]; rescore
 }
 
 export type StreamName = 'file' | 'section' | 'note';
+
+/**
+ * The rows the kept terms match, scored by BM25 over every term that weighs, as [rowid, score]: a
+ * row that also holds dropped terms matches `(kept) AND (dropped)`, whose BM25 sums both (each
+ * term's IDF is its own, over the whole index), so its score is the lower (better) of the two
+ * queries. The rows scored stay the kept terms' (within MAX_POSTINGS); the dropped terms cost a
+ * walk of their postings for their IDF and for the AND, no scoring of their other rows.
+ */
+function scored(db: Db, kept: readonly string[], rescore: readonly string[]): [number, number][] {
+  const one = stmt(
+    db,
+    'SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?',
+  ).raw();
+  const rows = one.all(ftsQuery(kept)) as [number, number][];
+  if (rescore.length === 0) return rows;
+  // The rows holding a dropped term too are among `rows`: they take the better of their scores.
+  const both = new Map(one.all(`(${ftsQuery(kept)}) AND (${ftsQuery(rescore)})`) as [number, number][]);
+  if (both.size === 0) return rows;
+  for (const row of rows) {
+    const other = both.get(row[0]);
+    if (other !== undefined && other < row[1]) row[1] = other;
+  }
+  return rows;
+}
+
+/** A row's stream by its storage kind; OTHER: in none (an agent record's row, a row gone). */
+const UNKNOWN = 0;
+const OTHER = 4;
+const STREAM_CODES: readonly StreamName[] = ['file', 'section', 'note'];
+const codeOf = (kind: string | undefined): number =>
+  kind === 'file' ? 1 : kind === 'section' ? 2 : kind === 'note' || kind === 'entity' ? 3 : OTHER;
+
+/**
+ * Each row's stream, by rowid, as far as this connection has met the row. A row's storage kind
+ * never changes, so what is cached stays true but for a rowid SQLite gave again after the last
+ * row was deleted; whatever is cached, the rows a stream keeps are read again from the database
+ * before they count (rankByStream), so a stale entry can only cost a search its shortcut.
+ */
+const kindCaches = new WeakMap<Db, { codes: Uint8Array }>();
+
+function kindCodes(db: Db, rowids: readonly number[]): Uint8Array {
+  let cache = kindCaches.get(db);
+  let top = 0;
+  for (const r of rowids) if (r > top) top = r;
+  if (!cache || cache.codes.length <= top) {
+    const codes = new Uint8Array(Math.max(top + 1, Math.ceil((cache?.codes.length ?? 1024) * 1.5)));
+    if (cache) codes.set(cache.codes);
+    cache = { codes };
+    kindCaches.set(db, cache);
+  }
+  const { codes } = cache;
+  const unknown = rowids.filter((r) => codes[r] === UNKNOWN);
+  const read = stmt(
+    db,
+    'SELECT rowid, storage_kind FROM items INDEXED BY items_search WHERE rowid IN (SELECT value FROM json_each(?))',
+  ).raw();
+  for (let i = 0; i < unknown.length; i += VERIFY_BATCH) {
+    const batch = unknown.slice(i, i + VERIFY_BATCH);
+    for (const r of batch) codes[r] = OTHER; // a row not found is in no stream
+    for (const [rowid, kind] of read.all(JSON.stringify(batch)) as [number, string][])
+      codes[rowid] = codeOf(kind);
+  }
+  return codes;
+}
+
+/** How many rowids one read of the database checks at a time. */
+const VERIFY_BATCH = 500;
+
+const byScore = (a: [number, number], b: [number, number]) => a[1] - b[1] || a[0] - b[0];
+
+/**
+ * A stream's candidates in order of score (then rowid), in batches to read: first those within
+ * the best 2 x `limit` scores (ties included), found without sorting them all (most of a common
+ * term's thousands of rows are never needed), then, if the scopes hid too many of those, the rest.
+ */
+function* bestFirst(candidates: [number, number][], limit: number): Generator<number[]> {
+  const want = 2 * limit;
+  let first = candidates;
+  let rest: [number, number][] = [];
+  if (candidates.length > 2 * want) {
+    const scores = Float64Array.from(candidates, (c) => c[1]).sort();
+    const threshold = scores[want - 1] as number;
+    first = candidates.filter((c) => c[1] <= threshold);
+    rest = candidates.filter((c) => c[1] > threshold);
+  }
+  for (const part of [first, rest]) {
+    part.sort(byScore);
+    for (let at = 0; at < part.length; at += VERIFY_BATCH) {
+      yield part.slice(at, at + VERIFY_BATCH).map((c) => c[0]);
+    }
+  }
+}
+
+/**
+ * The best `limit` rows of each stream among the scored ones that the scopes see, live and
+ * indexed: each stream's candidates in order of score (then rowid), read from the database in
+ * that order (a narrow index, by rowid) until the stream has its rows. Only the few rows a stream
+ * keeps are read, not every row the terms match: at 100k sections the join of every match to its
+ * row cost twice what FTS5's scoring did. A candidate whose row turns out to be of another kind
+ * than cached (its rowid given again) is re-read into its own stream by a second pass.
+ */
+function rankByStream(
+  db: Db,
+  hits: readonly [number, number][],
+  scopes: readonly string[],
+  limit: number,
+): Record<StreamName, number[]> {
+  const codes = kindCodes(
+    db,
+    hits.map((h) => h[0]),
+  );
+  const lists: Record<StreamName, number[]> = { file: [], section: [], note: [] };
+  const visible = stmt(
+    db,
+    `SELECT rowid, storage_kind FROM items INDEXED BY items_search
+     WHERE rowid IN (SELECT value FROM json_each(?)) AND scope IN (SELECT value FROM json_each(?))
+       AND retired_at IS NULL AND indexed = 1`,
+  ).raw();
+  const scopeJson = JSON.stringify(scopes);
+  const buckets: [number, number][][] = [[], [], []];
+  for (const h of hits) buckets[(codes[h[0]] as number) - 1]?.push(h);
+  let stale = false;
+  STREAM_CODES.forEach((stream, i) => {
+    const code = i + 1;
+    const out = lists[stream];
+    for (const batch of bestFirst(buckets[i] as [number, number][], limit)) {
+      const live = new Map<number, string>(
+        visible.all(JSON.stringify(batch), scopeJson) as [number, string][],
+      );
+      for (const rowid of batch) {
+        const kind = live.get(rowid);
+        if (kind === undefined) continue;
+        if (codeOf(kind) !== code) {
+          codes[rowid] = UNKNOWN;
+          stale = true;
+          continue;
+        }
+        out.push(rowid);
+        if (out.length >= limit) return;
+      }
+    }
+  });
+  return stale ? rankByStream(db, hits, scopes, limit) : lists;
+}
 type Shared = { key: string; version: string; lists: Record<StreamName, number[]> };
 const shared = new WeakMap<Db, Shared>();
 
@@ -143,8 +289,8 @@ function dbVersion(db: Db): string {
 }
 
 /**
- * The best `limit` rows of each stream for these terms, filtered by scope, indexed and not
- * retired inside the query, ranked by BM25 (label weight 2, body 1). Repeated calls with the same
+ * The best `limit` rows of each stream for these terms that the scopes see, indexed and not
+ * retired, ranked by BM25 (label weight 2, body 1). Repeated calls with the same
  * terms and scopes on an unchanged database reuse the result.
  */
 export function keywordLists(
@@ -160,36 +306,8 @@ export function keywordLists(
   const hit = shared.get(db);
   if (hit && hit.key === key && hit.version === version) return hit.lists;
   const { kept, rescore } = shapeTerms(db, terms);
-  const lists: Record<StreamName, number[]> = { file: [], section: [], note: [] };
-  if (kept.length > 0) {
-    // The rows the kept terms match, scored by BM25 over every term that weighs: a row that also
-    // holds dropped terms matches `(kept) AND (dropped)`, whose BM25 sums both (each term's IDF
-    // is its own, over the whole index), so its score is the lower (better) of the two queries.
-    // The rows scored stay the kept terms' (within MAX_POSTINGS); the dropped terms cost a walk
-    // of their postings for their IDF and for the AND, no scoring of their other rows.
-    const hits = rescore.length
-      ? `SELECT rowid, min(score) AS score FROM (
-           SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?
-           UNION ALL
-           SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?)
-         GROUP BY rowid`
-      : 'SELECT rowid, bm25(items_fts, 2.0, 1.0) AS score FROM items_fts WHERE items_fts MATCH ?';
-    const queries = rescore.length
-      ? [ftsQuery(kept), `(${ftsQuery(kept)}) AND (${ftsQuery(rescore)})`]
-      : [ftsQuery(kept)];
-    const rows = stmt(
-      db,
-      `SELECT rowid, stream FROM (
-           SELECT rowid, stream, ROW_NUMBER() OVER (PARTITION BY stream ORDER BY score, rowid) AS n FROM (
-             SELECT i.rowid AS rowid, h.score AS score,
-                    CASE i.storage_kind WHEN 'entity' THEN 'note' ELSE i.storage_kind END AS stream
-             FROM (${hits}) h JOIN items i INDEXED BY items_search ON i.rowid = h.rowid
-             WHERE i.storage_kind IN ('file', 'section', 'note', 'entity')
-               AND i.scope IN (SELECT value FROM json_each(?)) AND i.retired_at IS NULL AND i.indexed = 1))
-         WHERE n <= ? ORDER BY stream, n`,
-    ).all(...queries, JSON.stringify(scopes), limit) as { rowid: number; stream: StreamName }[];
-    for (const r of rows) lists[r.stream].push(r.rowid);
-  }
+  const lists: Record<StreamName, number[]> =
+    kept.length > 0 ? rankByStream(db, scored(db, kept, rescore), scopes, limit) : empty;
   shared.set(db, { key, version: dbVersion(db), lists });
   return lists;
 }
