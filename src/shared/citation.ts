@@ -11,7 +11,10 @@ export function describeCitation(c: Citation | null | undefined): string {
   if (c.page) parts.push(`page ${c.page}`);
   if (c.locator?.type === 'xlsx')
     parts.push(`${c.locator.sheet} rows ${c.locator.rowStart}-${c.locator.rowEnd}`);
-  if (c.lineStart) parts.push(`lines ${c.lineStart}-${c.lineEnd}`);
+  if (c.locator?.type === 'csv') parts.push(`rows ${c.locator.rowStart}-${c.locator.rowEnd}`);
+  if (c.locator?.type === 'pptx') parts.push(`slide ${c.locator.slide}`);
+  // A slide is the place a person looks for; the deck text's line numbers would only mislead.
+  else if (c.lineStart) parts.push(`lines ${c.lineStart}-${c.lineEnd}`);
   if (c.repo?.commit) parts.push(`at ${c.repo.commit.slice(0, 7)}`);
   return parts.filter(Boolean).join(', ');
 }

@@ -26,13 +26,13 @@ describe('detectFormat refusals', () => {
       'unknown extension',
       text('hello'),
       'photo.png',
-      'unsupported file type .png (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)',
+      'unsupported file type .png (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
     ],
     [
       'no extension',
       text('hello'),
       'README',
-      'unsupported file type no extension (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)',
+      'unsupported file type no extension (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
     ],
     [
       'binary .txt',
@@ -64,7 +64,7 @@ describe('detectFormat refusals', () => {
     const zip = await buildZip({ 'notes.txt': 'hello', 'img/a.txt': 'x' });
     expect(detectFormat(zip, 'archive.zip')).toEqual({
       ok: false,
-      reason: 'a ZIP archive that is neither a Word nor an Excel document',
+      reason: 'a ZIP archive that is not a Word, Excel or PowerPoint document',
     });
     expect(detectFormat(await buildZip({ 'xl/worksheets/sheet1.xml': '<x/>' }), 'a.xlsx')).toEqual({
       ok: false,
