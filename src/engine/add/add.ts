@@ -51,7 +51,7 @@ const KIND_OF_FORMAT: Record<FileFormat, string> = {
   docx: 'word',
   xlsx: 'spreadsheet',
   csv: 'spreadsheet',
-  html: 'web page',
+  html: 'html',
   pptx: 'presentation',
 };
 

@@ -11,8 +11,7 @@ export function FileKindIcon({ kind, format }: { kind: string; format: string | 
     return <FileText size={15} aria-hidden="true" className="kind-icon kind-icon--docx" />;
   if (f === 'pptx' || f === 'presentation')
     return <Presentation size={15} aria-hidden="true" className="kind-icon kind-icon--pptx" />;
-  if (f === 'html' || f === 'web page')
-    return <FileCode size={15} aria-hidden="true" className="kind-icon kind-icon--text" />;
+  if (f === 'html') return <FileCode size={15} aria-hidden="true" className="kind-icon kind-icon--text" />;
   if (f === 'md' || f === 'markdown' || f === 'txt' || f === 'text')
     return <FileText size={15} aria-hidden="true" className="kind-icon kind-icon--text" />;
   return <File size={15} aria-hidden="true" className="kind-icon" />;
