@@ -7,6 +7,8 @@ export type SlideSpec = {
   table?: string[][];
   notes?: string[];
   hidden?: boolean;
+  /** Shape-tree XML added as it is (e.g. an mc:AlternateContent). */
+  raw?: string;
 };
 
 const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
@@ -48,6 +50,7 @@ function slideXml(s: SlideSpec): string {
     s.body ? `<p:grpSp>${shape(s.body)}</p:grpSp>` : '',
     s.table ? table(s.table) : '',
     shape(['slidenumber'], 'sldNum'),
+    s.raw ?? '',
   ];
   const show = s.hidden ? ' show="0"' : '';
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"${show}>${tree(parts.join(''))}</p:sld>`;

@@ -88,6 +88,14 @@ describe('csv', () => {
     expect(blank.health).toEqual(['no text (the file is blank)']);
   });
 
+  it("[F1] Excel's sep= first line names the delimiter and is not the header", async () => {
+    const bytes = utf8('sep=;\nname;note\nAnn;a, b\n');
+    const ex = await extractFile(bytes, 'csv', 'excel.csv');
+    expect(ex.chunks.map((c) => c.body)).toEqual(['name: Ann\nnote: a, b']);
+    expect(ex.chunks[0]!.locator).toMatchObject({ rowStart: 3, rowEnd: 3 });
+    await expectReadBack(bytes, 'csv', ex);
+  });
+
   it('[F3] an unterminated quote stops at that row with a health note; earlier rows stand', async () => {
     const bytes = utf8('a,b\n1,2\n"open,3\n4,5\n6,7\n');
     const ex = await extractFile(bytes, 'csv', 'q.csv');

@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { SECTION_MAX_CHARS } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
-import { sniffDelimiter } from './delimited.ts';
+import { SEP_LINE, sniffDelimiter } from './delimited.ts';
 import { makeByteMapper } from './offset-map.ts';
 import { type DecodedText, decodeText } from './text-decode.ts';
 import type { Chunk, Extraction } from './types.ts';
@@ -89,6 +89,7 @@ function parseTable(bytes: Uint8Array): Table {
       const span = { byteStart: byteAt(start), byteEnd: byteAt(start + raw.length) };
       start = end;
       if (fields.every((f) => f.trim() === '')) return;
+      if (!header && SEP_LINE.test(raw.trim())) return;
       if (!header) {
         names = fields.slice(0, MAX_FIELDS).map((f) => clean(f, counts));
         header = { fields, row: { n, text: names.filter(Boolean).join(' | '), ...span } };

@@ -27,9 +27,17 @@ function sampleLines(text: string): string[] {
   return lines.filter((l) => l.trim() !== '').slice(0, SAMPLE_LINES);
 }
 
-/** The delimiter of the first non-blank line: the candidate found most often there, comma if none. */
+/** Excel's `sep=;` first line, which names the delimiter of the lines after it. */
+export const SEP_LINE = /^"?sep=(.)"?$/i;
+
+/**
+ * The delimiter a `sep=` first line names, else the candidate the first non-blank line holds
+ * most often, comma if none.
+ */
 export function sniffDelimiter(text: string): string {
   const first = sampleLines(text)[0] ?? '';
+  const sep = first.trim().match(SEP_LINE);
+  if (sep) return sep[1]!;
   let best: string = ',';
   let bestCount = 0;
   for (const d of CANDIDATES) {

@@ -77,7 +77,7 @@ export async function readLocator(
   return (await runInWorker({ op: 'read', format, bytes, locator }, opts)) as string;
 }
 
-/** The whole extracted text of a file; lines match the lineStart/lineEnd of text and docx locators. */
+/** The whole extracted text of a file; lines match the lineStart/lineEnd of text, docx, html and pptx locators. */
 export async function readWholeText(
   bytes: Uint8Array,
   format: FileFormat,

@@ -79,6 +79,12 @@ function tableRows(frame: Element): string[] {
     .filter((row) => row.replace(/[\s|]/g, '') !== '');
 }
 
+/** [F9]: of mc:AlternateContent, the Fallback (plain PresentationML) else the first Choice. */
+function alternative(el: Element): Element[] {
+  const pick = child(el, 'Fallback') ?? child(el, 'Choice');
+  return pick ? elementsOf(pick).reverse() : [];
+}
+
 /** Shapes, groups and table frames of a shape tree, in document order. */
 function shapes(tree: Element): Element[] {
   const out: Element[] = [];
@@ -86,6 +92,7 @@ function shapes(tree: Element): Element[] {
   while (stack.length > 0) {
     const el = stack.pop()!;
     if (el.localName === 'grpSp') stack.push(...elementsOf(el).reverse());
+    else if (el.localName === 'AlternateContent') stack.push(...alternative(el));
     else if (el.localName === 'sp' || el.localName === 'graphicFrame') out.push(el);
   }
   return out;

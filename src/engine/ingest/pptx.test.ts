@@ -52,6 +52,16 @@ describe('pptx', () => {
     expect(describeCitation(cite)).toBe('deck.pptx, slide 3');
   });
 
+  it('[F9] reads the Fallback of mc:AlternateContent once, not its Choice too', async () => {
+    const MC = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+    const shapeXml = (t: string) =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="9" name="x"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody><a:p><a:r><a:t>${t}</a:t></a:r></a:p></p:txBody></p:sp>`;
+    const raw = `<mc:AlternateContent xmlns:mc="${MC}"><mc:Choice Requires="p14">${shapeXml('choice text')}</mc:Choice><mc:Fallback>${shapeXml('fallback text')}</mc:Fallback></mc:AlternateContent>`;
+    const bytes = await buildPptx([{ title: 'Alt', raw }]);
+    const ex = await extractFile(bytes, 'pptx', 'alt.pptx');
+    expect(ex.chunks.map((c) => c.body)).toEqual(['Alt\n\nfallback text']);
+  });
+
   it('[F8] detection by content and name; .pptm gets a note; incomplete decks are refused', async () => {
     const bytes = await deck();
     expect(detectFormat(bytes, 'deck.pptx')).toEqual({ ok: true, format: 'pptx', health: [] });
