@@ -1,7 +1,7 @@
 /**
- * How a citation reads to a person: "pricing.xlsx, Q3 rows 2-40" or "handbook.pdf, page 3, lines
- * 4-9"; a connected repository's document by its path there and commit ("benefits/pto.md, lines
- * 4-9, at 9fceb02").
+ * How a citation reads to a person: "pricing.xlsx, Q3 rows 2-40", "people.csv, rows 2-40",
+ * "deck.pptx, slide 4" or "handbook.pdf, page 3, lines 4-9"; a connected repository's document by
+ * its path there and commit ("benefits/pto.md, lines 4-9, at 9fceb02").
  */
 import type { Citation } from './types.ts';
 
