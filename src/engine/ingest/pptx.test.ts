@@ -95,6 +95,11 @@ describe('pptx', () => {
     expect(ex.health).toEqual(['slides missing or unreadable, skipped: 2']);
     await expectReadBack(bytes, 'pptx', ex);
 
+    const malformed = await buildPptx([{ title: 'Fine' }, { title: 'Bad', raw: '<p:sp><unclosed>' }]);
+    const m = await extractFile(malformed, 'pptx', 'm.pptx');
+    expect(m.chunks.map((c) => c.body)).toEqual(['Fine']);
+    expect(m.health).toEqual(['slides missing or unreadable, skipped: 2']);
+
     const broken = await buildZip({ 'ppt/presentation.xml': '<p:presentation><unclosed>' });
     await expect(extractFile(broken, 'pptx', 'b.pptx')).rejects.toMatchObject({
       code: 'refused',

@@ -6,6 +6,7 @@
  * Runs in the worker.
  */
 import { posix } from 'node:path';
+import type { Element } from '@xmldom/xmldom';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
@@ -43,12 +44,22 @@ function xmlPart(parts: ZipParts, name: string) {
   return { ok: true as const, root: parseXml(read.text) };
 }
 
+/** A part that is missing, too large or malformed reads as absent (a note says what was skipped). */
+function optionalPart(parts: ZipParts, name: string): Element | null {
+  try {
+    const part = xmlPart(parts, name);
+    return part.ok ? part.root : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Relationship id → part name, targets resolved against the part's folder. */
 function relationships(parts: ZipParts, part: string): { id: string; type: string; target: string }[] {
   const dir = posix.dirname(part);
-  const rels = xmlPart(parts, posix.join(dir, '_rels', `${posix.basename(part)}.rels`));
-  if (!rels.ok) return [];
-  return findAll(rels.root, 'Relationship').map((r) => {
+  const rels = optionalPart(parts, posix.join(dir, '_rels', `${posix.basename(part)}.rels`));
+  if (!rels) return [];
+  return findAll(rels, 'Relationship').map((r) => {
     const target = r.getAttribute('Target') ?? '';
     const name = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
     return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', target: name };
@@ -68,7 +79,8 @@ function slideParts(parts: ZipParts): string[] {
   const list = findAll(pres.root, 'sldIdLst')[0];
   if (!list) return [];
   return elementsOf(list).map((id) => {
-    const rid = [...Array.from(id.attributes)].find((a) => a.localName === 'id' && a.prefix)?.value ?? '';
+    // r:id, whatever prefix the relationships namespace was given (the plain `id` is a number).
+    const rid = Array.from(id.attributes).find((a) => a.localName === 'id' && a.prefix)?.value ?? '';
     return rels.get(rid) ?? '';
   });
 }
@@ -76,8 +88,8 @@ function slideParts(parts: ZipParts): string[] {
 function notesOf(parts: ZipParts, slidePart: string): string[] {
   const rel = relationships(parts, slidePart).find((r) => r.type.endsWith('/notesSlide'));
   if (!rel) return [];
-  const notes = xmlPart(parts, rel.target);
-  return notes.ok ? notesContent(notes.root) : [];
+  const notes = optionalPart(parts, rel.target);
+  return notes ? notesContent(notes) : [];
 }
 
 /** The blocks of one slide, or why it is skipped. */
