@@ -62,48 +62,69 @@ function healthOf(decoded: DecodedText, counts: Counts, rows: Row[]): string[] {
   return health;
 }
 
-function parseTable(bytes: Uint8Array): Table {
-  const decoded = decodeText(bytes);
+type RawRecord = { n: number; fields: string[]; raw: string; byteStart: number; byteEnd: number };
+
+/** Every record with its 1-based number and raw bytes; returns the row of a quote never closed. */
+function readRecords(decoded: DecodedText, onRecord: (r: RawRecord) => void): number | null {
   const { text } = decoded;
   const byteAt = makeByteMapper(text, decoded.encoding, decoded.dataStart);
-  const counts: Counts = { ragged: 0, wide: 0, long: 0, unclosed: null, headerOnly: false };
-  const rows: Row[] = [];
-  let header: { fields: string[]; row: Row } | null = null;
-  let names: string[] = [];
   let n = 0;
   let start = 0;
+  let unclosed: number | null = null;
   Papa.parse<string[]>(text, {
     delimiter: sniffDelimiter(text),
     skipEmptyLines: false,
     step: (result, parser) => {
       n++;
-      const end = result.meta.cursor;
       // [F3]: papaparse swallows the rest of the file into a field whose quote never closes.
       if (result.errors.some((e) => e.code === 'MissingQuotes')) {
-        counts.unclosed = n;
+        unclosed = n;
         parser.abort();
         return;
       }
-      const fields = result.data;
+      const end = result.meta.cursor;
       const raw = text.slice(start, end).replace(/\r?\n$/, '');
-      const span = { byteStart: byteAt(start), byteEnd: byteAt(start + raw.length) };
+      onRecord({
+        n,
+        fields: result.data,
+        raw,
+        byteStart: byteAt(start),
+        byteEnd: byteAt(start + raw.length),
+      });
       start = end;
-      if (fields.every((f) => f.trim() === '')) return;
-      if (!header && SEP_LINE.test(raw.trim())) return;
-      if (!header) {
-        names = fields.slice(0, MAX_FIELDS).map((f) => clean(f, counts));
-        header = { fields, row: { n, text: names.filter(Boolean).join(' | '), ...span } };
-        return;
-      }
-      if (fields.length !== header.fields.length) counts.ragged++;
-      const rendered = renderRecord(names, fields, counts);
-      if (rendered) rows.push({ n, text: rendered, ...span });
     },
   });
-  const first = header as { row: Row } | null;
-  if (first && rows.length === 0 && first.row.text) {
+  return unclosed;
+}
+
+type Header = { width: number; names: string[]; row: Row };
+
+function parseTable(bytes: Uint8Array): Table {
+  const decoded = decodeText(bytes);
+  const counts: Counts = { ragged: 0, wide: 0, long: 0, unclosed: null, headerOnly: false };
+  const rows: Row[] = [];
+  const head: { value: Header | null } = { value: null };
+  counts.unclosed = readRecords(decoded, (r) => {
+    if (r.fields.every((f) => f.trim() === '')) return;
+    const span = { n: r.n, byteStart: r.byteStart, byteEnd: r.byteEnd };
+    const header = head.value;
+    if (!header) {
+      if (SEP_LINE.test(r.raw.trim())) return;
+      const names = r.fields.slice(0, MAX_FIELDS).map((f) => clean(f, counts));
+      head.value = {
+        width: r.fields.length,
+        names,
+        row: { ...span, text: names.filter(Boolean).join(' | ') },
+      };
+      return;
+    }
+    if (r.fields.length !== header.width) counts.ragged++;
+    const text = renderRecord(header.names, r.fields, counts);
+    if (text) rows.push({ ...span, text });
+  });
+  if (head.value && rows.length === 0 && head.value.row.text) {
     counts.headerOnly = true;
-    rows.push(first.row);
+    rows.push(head.value.row);
   }
   return { rows, health: healthOf(decoded, counts, rows) };
 }

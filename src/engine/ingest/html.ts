@@ -4,11 +4,11 @@
  * html-blocks.ts so headings make the section path and locators are character ranges ([F7]).
  * Nothing from the page is ever rendered as HTML. Runs in the worker ([F4]).
  */
-import { Parser } from 'htmlparser2';
+import { type Handler, Parser } from 'htmlparser2';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
-import { blockSections, type CanonicalText, createBlockBuilder } from './html-blocks.ts';
+import { type BlockBuilder, blockSections, type CanonicalText, createBlockBuilder } from './html-blocks.ts';
 import { flatPieces, structuredPieces } from './sections.ts';
 import { decodeText } from './text-decode.ts';
 import type { Extraction } from './types.ts';
@@ -49,53 +49,68 @@ function builderTag(name: string): string | null {
   return AS_DIV.has(name) ? 'div' : null;
 }
 
-function parsePage(html: string): PageText {
-  const body = createBlockBuilder();
-  const main = createBlockBuilder();
-  const article = createBlockBuilder();
+type Builders = { body: BlockBuilder; main: BlockBuilder; article: BlockBuilder };
+
+const FLAGS = ['dropped', 'main', 'article', 'title'] as const;
+
+function openOf(name: string, attrs: Record<string, string>): Open {
+  return {
+    dropped: isDropped(name, attrs),
+    main: name === 'main' || (attrs.role ?? '').toLowerCase() === 'main',
+    article: name === 'article',
+    title: name === 'title',
+  };
+}
+
+/** Parser events into the builders: all text outside dropped elements to `body`, and to `main`/`article` inside them. */
+function pageHandler(b: Builders, titleParts: string[]): Partial<Handler> {
   const stack: Open[] = [];
   const counts = { dropped: 0, main: 0, article: 0, title: 0 };
-  const titleParts: string[] = [];
+  const count = (open: Open, by: number) => {
+    for (const k of FLAGS) if (open[k]) counts[k] += by;
+  };
   const targets = () => {
     if (counts.dropped > 0) return [];
-    return [body, ...(counts.main > 0 ? [main] : []), ...(counts.article > 0 ? [article] : [])];
+    return [b.body, ...(counts.main > 0 ? [b.main] : []), ...(counts.article > 0 ? [b.article] : [])];
   };
   const feedTag = (closing: boolean, name: string) => {
     const tag = builderTag(name);
-    if (tag) for (const b of targets()) b.tag(closing, tag);
+    if (tag) for (const builder of targets()) builder.tag(closing, tag);
   };
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        const open: Open = {
-          dropped: isDropped(name, attrs),
-          main: name === 'main' || (attrs.role ?? '').toLowerCase() === 'main',
-          article: name === 'article',
-          title: name === 'title',
-        };
-        feedTag(false, name);
-        stack.push(open);
-        for (const k of ['dropped', 'main', 'article', 'title'] as const) if (open[k]) counts[k]++;
-      },
-      onclosetag(name) {
-        const open = stack.pop();
-        if (open) for (const k of ['dropped', 'main', 'article', 'title'] as const) if (open[k]) counts[k]--;
-        feedTag(true, name);
-      },
-      ontext(text) {
-        if (counts.title > 0) titleParts.push(text);
-        for (const b of targets()) b.text(text);
-      },
+  return {
+    onopentag(name, attrs) {
+      const open = openOf(name, attrs);
+      feedTag(false, name);
+      stack.push(open);
+      count(open, 1);
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+    onclosetag(name) {
+      const open = stack.pop();
+      if (open) count(open, -1);
+      feedTag(true, name);
+    },
+    ontext(text) {
+      if (counts.title > 0) titleParts.push(text);
+      for (const builder of targets()) builder.text(text);
+    },
+  };
+}
+
+function parsePage(html: string): PageText {
+  const b: Builders = {
+    body: createBlockBuilder(),
+    main: createBlockBuilder(),
+    article: createBlockBuilder(),
+  };
+  const titleParts: string[] = [];
+  const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+  new Parser(pageHandler(b, titleParts), options).end(html);
   const title = titleParts.join('').replace(/\s+/g, ' ').trim().slice(0, 300) || null;
-  const fromMain = main.finish();
+  const fromMain = b.main.finish();
   if (fromMain.text) return { ...fromMain, title, from: 'main' };
-  const fromArticle = article.finish();
+  const fromArticle = b.article.finish();
   if (fromArticle.text) return { ...fromArticle, title, from: 'article' };
-  return { ...body.finish(), title, from: 'body' };
+  return { ...b.body.finish(), title, from: 'body' };
 }
 
 function page(bytes: Uint8Array): Promise<PageText & { health: string[] }> {
