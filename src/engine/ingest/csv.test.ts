@@ -49,6 +49,18 @@ describe('csv', () => {
     for (const c of ex.chunks) expect(whole.includes(c.body)).toBe(true);
   });
 
+  it('[F3] CRLF and CR-only files with quoted newlines read back chunk by chunk from their bytes', async () => {
+    for (const nl of ['\r\n', '\r']) {
+      const rows = Array.from({ length: 120 }, (_, i) => `"item\n${i}",${i},"a, b"`);
+      const bytes = utf8(`Item,N,Note${nl}${rows.join(nl)}${nl}${nl}`);
+      const ex = await extractFile(bytes, 'csv', 'crlf.csv');
+      expect(ex.health, JSON.stringify(nl)).toEqual([]);
+      expect(ex.chunks.length).toBeGreaterThan(3);
+      expect(ex.chunks[0]!.body.startsWith('Item: item 0\nN: 0\nNote: a, b')).toBe(true);
+      await expectReadBack(bytes, 'csv', ex);
+    }
+  });
+
   it('[F1] reads TSV, a BOM, UTF-16 and Windows-1252, with exact byte ranges', async () => {
     const tsv = utf8('\ufeffa\tb\nx, y\tz\n');
     const t = await extractFile(tsv, 'csv', 't.tsv');
