@@ -1,6 +1,6 @@
 /** Data shapes shared by the engine and every surface. */
 export type StorageKind = 'file' | 'section' | 'note' | 'entity';
-export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx';
+export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx';
 
 /**
  * Where a section's text lives in its file. Reading a locator back from the raw bytes gives
@@ -9,12 +9,26 @@ export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx';
  * - pdf: 1-based page and character range of that page's extracted text.
  * - xlsx: sheet name and 1-based inclusive row range (the header row is repeated in the text).
  * - docx: character range of the document's extracted text, plus line range.
+ * - csv: 1-based inclusive record range (the header is record 1) and the raw byte range of those
+ *   records ([F3] in docs/FORMATS.md).
+ * - html: character range of the page's extracted main text, plus line range ([F6]).
+ * - pptx: 1-based slide number, character range of the deck's extracted text, plus line range ([F9]).
  */
 export type Locator =
   | { type: 'text'; byteStart: number; byteEnd: number; lineStart: number; lineEnd: number }
   | { type: 'pdf'; page: number; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
   | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
-  | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number };
+  | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
+  | { type: 'csv'; rowStart: number; rowEnd: number; byteStart: number; byteEnd: number }
+  | { type: 'html'; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
+  | {
+      type: 'pptx';
+      slide: number;
+      charStart: number;
+      charEnd: number;
+      lineStart: number;
+      lineEnd: number;
+    };
 
 export type Citation = {
   itemId: string;

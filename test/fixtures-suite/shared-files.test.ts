@@ -14,7 +14,10 @@ import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-en
 const SHARED = resolve(process.env.BRAIN_SHARED_DIR ?? '../shared');
 const FIXTURES = join(SHARED, 'fixtures');
 const CORPUS = join(SHARED, 'corpus');
-const FORMAT_DIRS = ['md', 'txt', 'pdf', 'docx', 'xlsx'];
+// The formats of docs/FORMATS.md join when the shared fixtures hold a folder of them.
+const FORMAT_DIRS = ['md', 'txt', 'pdf', 'docx', 'xlsx', 'csv', 'html', 'pptx'].filter((d) =>
+  existsSync(join(FIXTURES, d)),
+);
 
 type SectionRow = { id: string; body: string; file_id: string };
 

@@ -32,7 +32,11 @@ export function registerFiles(program: Command): void {
     .command('files')
     .description(FilesList.summary)
     .argument('[text]', 'only files whose name or path holds this text')
-    .option('--kind <kind>', 'only this kind (markdown, pdf, docx, xlsx, text); repeatable', many)
+    .option(
+      '--kind <kind>',
+      'only this kind (markdown, text, pdf, word, spreadsheet, html, presentation); repeatable',
+      many,
+    )
     .option('--state <state>', 'only this state (added, indexing, indexed, failed); repeatable', many)
     .option('--scope <scope>', 'only this scope (org, team:<id>, user:<id>); repeatable', many)
     .option('--sort <key>', 'name, kind, size, addedBy, addedAt, scope or state (default: addedAt)')

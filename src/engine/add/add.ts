@@ -50,6 +50,9 @@ const KIND_OF_FORMAT: Record<FileFormat, string> = {
   pdf: 'pdf',
   docx: 'word',
   xlsx: 'spreadsheet',
+  csv: 'spreadsheet',
+  html: 'html',
+  pptx: 'presentation',
 };
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { buildDocx, buildXlsx, buildZip } from '../../../test/ingest-helpers/build-office.ts';
 import { buildPdf } from '../../../test/ingest-helpers/build-pdf.ts';
+import { buildPptx } from '../../../test/ingest-helpers/build-pptx.ts';
 import { detectFormat } from './index.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -26,13 +27,13 @@ describe('detectFormat refusals', () => {
       'unknown extension',
       text('hello'),
       'photo.png',
-      'unsupported file type .png (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)',
+      'unsupported file type .png (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
     ],
     [
       'no extension',
       text('hello'),
       'README',
-      'unsupported file type no extension (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)',
+      'unsupported file type no extension (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
     ],
     [
       'binary .txt',
@@ -42,6 +43,18 @@ describe('detectFormat refusals', () => {
     ],
     ['not a PDF', text('just words'), 'report.pdf', 'named .pdf but the content is not a PDF'],
     ['not a DOCX', text('just words'), 'memo.docx', 'named .docx but the content is not a Word document'],
+    [
+      'truncated pptx',
+      Uint8Array.from([0x50, 0x4b, 3, 4, 1, 2, 3, 4, 5, 6]),
+      'deck.pptx',
+      'corrupt or truncated PowerPoint presentation: no end-of-directory record (truncated or not a ZIP)',
+    ],
+    [
+      'binary .tsv',
+      Uint8Array.from({ length: 4000 }, (_, i) => (i % 5 === 0 ? 0 : (i * 17) % 256)),
+      'x.tsv',
+      'binary content, not text',
+    ],
     [
       'truncated zip',
       Uint8Array.from([0x50, 0x4b, 3, 4, 1, 2, 3, 4, 5, 6]),
@@ -64,7 +77,7 @@ describe('detectFormat refusals', () => {
     const zip = await buildZip({ 'notes.txt': 'hello', 'img/a.txt': 'x' });
     expect(detectFormat(zip, 'archive.zip')).toEqual({
       ok: false,
-      reason: 'a ZIP archive that is neither a Word nor an Excel document',
+      reason: 'a ZIP archive that is not a Word, Excel or PowerPoint document',
     });
     expect(detectFormat(await buildZip({ 'xl/worksheets/sheet1.xml': '<x/>' }), 'a.xlsx')).toEqual({
       ok: false,
@@ -117,5 +130,26 @@ describe('detectFormat accepts', () => {
       format: 'xlsx',
       health: ['has no extension but the content is an Excel workbook'],
     });
+  });
+
+  it('[F8] PPTX by its ZIP entries, whatever the name', async () => {
+    const pptx = await buildPptx([{ title: 'Hi' }]);
+    expect(detectFormat(pptx, 'talk.docx')).toEqual({
+      ok: true,
+      format: 'pptx',
+      health: ['named .docx but the content is a PowerPoint presentation'],
+    });
+  });
+
+  it('[F1][F5] CSV, TSV and HTML by name; a saved page or a table named .txt by content', () => {
+    expect(detectFormat(text('a;b\n1;2'), 'x.csv')).toEqual({ ok: true, format: 'csv', health: [] });
+    expect(detectFormat(text('<p>hi</p>'), 'x.htm')).toEqual({ ok: true, format: 'html', health: [] });
+    expect(detectFormat(text('<!DOCTYPE html><p>hi</p>'), 'x.txt')).toMatchObject({ format: 'html' });
+    expect(detectFormat(text('a\tb\n1\t2\n3\t4\n'), 'x')).toEqual({
+      ok: true,
+      format: 'csv',
+      health: ['has no extension but the content is a delimited table'],
+    });
+    expect(detectFormat(text('a\tb\n1\t2\n'), 'x.txt')).toMatchObject({ format: 'txt' });
   });
 });

@@ -2,7 +2,8 @@
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { FileFormat } from '#shared/types.ts';
-import { detectEncoding } from './text-decode.ts';
+import { looksDelimited } from './delimited.ts';
+import { decodeText, detectEncoding } from './text-decode.ts';
 import type { DetectResult } from './types.ts';
 import { readZipDirectory } from './zip-directory.ts';
 
@@ -11,17 +12,25 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const PDF_MAGIC = '%PDF-';
 const HEAD_BYTES = 1024;
 
-const KIND: Record<'pdf' | 'docx' | 'xlsx', string> = {
+type Magic = 'pdf' | 'docx' | 'xlsx' | 'pptx';
+
+const KIND: Record<Magic, string> = {
   pdf: 'a PDF',
   docx: 'a Word document',
   xlsx: 'an Excel workbook',
+  pptx: 'a PowerPoint presentation',
 };
 /** Extensions that agree with each content-detected format. */
-const NAMES: Record<'pdf' | 'docx' | 'xlsx', string[]> = {
+const NAMES: Record<Magic, string[]> = {
   pdf: ['pdf'],
   docx: ['docx', 'docm'],
   xlsx: ['xlsx', 'xlsm'],
+  pptx: ['pptx', 'pptm'],
 };
+const CSV_NAMES = ['csv', 'tsv'];
+const HTML_NAMES = ['html', 'htm', 'xhtml'];
+/** [F5]: what a saved page starts with, after any BOM, whitespace and comments. */
+const HTML_START = /^(?:\s|<!--[\s\S]*?-->)*<(?:!doctype\s+html|html[\s>])/i;
 
 function extensionOf(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
@@ -41,14 +50,19 @@ function refuse(reason: string): DetectResult {
   return { ok: false, reason };
 }
 
-function byContent(format: 'pdf' | 'docx' | 'xlsx', ext: string, extra: string[] = []): DetectResult {
+function byContent(format: Magic, ext: string, extra: string[] = []): DetectResult {
   if (NAMES[format].includes(ext)) return { ok: true, format, health: extra };
   const name = ext ? `named .${ext}` : 'has no extension';
   return { ok: true, format, health: [`${name} but the content is ${KIND[format]}`, ...extra] };
 }
 
 function damagedZip(ext: string, why: string): DetectResult {
-  const what = ext === 'docx' ? 'Word document' : ext === 'xlsx' ? 'Excel workbook' : 'ZIP archive';
+  const names: Record<string, string> = {
+    docx: 'Word document',
+    xlsx: 'Excel workbook',
+    pptx: 'PowerPoint presentation',
+  };
+  const what = names[ext] ?? 'ZIP archive';
   return refuse(`corrupt or truncated ${what}: ${why}`);
 }
 
@@ -65,16 +79,21 @@ function fromZip(bytes: Uint8Array, ext: string): DetectResult {
   if (names.includes('xl/workbook.xml')) {
     return byContent('xlsx', ext, ext === 'xlsm' ? ['macro-enabled workbook: macros are ignored'] : []);
   }
+  if (names.includes('ppt/presentation.xml')) {
+    return byContent('pptx', ext, ext === 'pptm' ? ['macro-enabled presentation: macros are ignored'] : []);
+  }
   if (names.some((n) => n.startsWith('word/')))
     return refuse('an incomplete Word document (word/document.xml is missing)');
   if (names.some((n) => n.startsWith('xl/')))
     return refuse('an incomplete Excel workbook (xl/workbook.xml is missing)');
-  return refuse('a ZIP archive that is neither a Word nor an Excel document');
+  if (names.some((n) => n.startsWith('ppt/')))
+    return refuse('an incomplete PowerPoint presentation (ppt/presentation.xml is missing)');
+  return refuse('a ZIP archive that is not a Word, Excel or PowerPoint document');
 }
 
-function fromText(bytes: Uint8Array, format: FileFormat): DetectResult {
+function fromText(bytes: Uint8Array, format: FileFormat, extra: string[] = []): DetectResult {
   try {
-    return { ok: true, format, health: detectEncoding(bytes).health };
+    return { ok: true, format, health: [...extra, ...detectEncoding(bytes).health] };
   } catch (err) {
     if (err instanceof AppError) return refuse(err.message);
     throw err;
@@ -83,17 +102,39 @@ function fromText(bytes: Uint8Array, format: FileFormat): DetectResult {
 
 function unsupported(ext: string): DetectResult {
   const what = ext ? `.${ext}` : 'no extension';
-  return refuse(`unsupported file type ${what} (Org Brain reads .md, .txt, .pdf, .docx and .xlsx)`);
+  return refuse(
+    `unsupported file type ${what} (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)`,
+  );
+}
+
+/** [F1], [F5]: text named neither .csv nor .html that is clearly a table or a saved page. */
+function textByContent(bytes: Uint8Array, ext: string): { format: FileFormat; note: string } | null {
+  let text: string;
+  try {
+    text = decodeText(bytes.subarray(0, 65_536)).text;
+  } catch {
+    return null;
+  }
+  const name = ext ? `named .${ext}` : 'has no extension';
+  if (HTML_START.test(text)) return { format: 'html', note: `${name} but the content is HTML` };
+  if (looksDelimited(text)) return { format: 'csv', note: `${name} but the content is a delimited table` };
+  return null;
 }
 
 function fromName(bytes: Uint8Array, ext: string): DetectResult {
   if (ext === 'md' || ext === 'markdown') return fromText(bytes, 'md');
-  if (ext === 'txt') return fromText(bytes, 'txt');
+  if (CSV_NAMES.includes(ext)) return fromText(bytes, 'csv');
+  if (HTML_NAMES.includes(ext)) return fromText(bytes, 'html');
+  if (ext === 'txt' || ext === '') {
+    const found = textByContent(bytes, ext);
+    if (found) return fromText(bytes, found.format, [found.note]);
+    if (ext === 'txt') return fromText(bytes, 'txt');
+  }
   // pdf.js repairs files whose header is missing; accept them when the name and objects agree.
   if (ext === 'pdf' && /\d+\s+\d+\s+obj\b/.test(head(bytes))) {
     return { ok: true, format: 'pdf', health: ['no %PDF- header: read as a PDF because of its name'] };
   }
-  if (ext === 'pdf' || ext === 'docx' || ext === 'xlsx')
+  if (ext === 'pdf' || ext === 'docx' || ext === 'xlsx' || ext === 'pptx')
     return refuse(`named .${ext} but the content is not ${KIND[ext]}`);
   return unsupported(ext);
 }

@@ -1,7 +1,8 @@
 /**
- * Turns mammoth's HTML into a canonical plain text: one block per heading, paragraph, list item or
- * table row (cells joined by " | "), blocks separated by a blank line. Deterministic, so a locator
- * into this text can be read back by converting the document again.
+ * Turns mammoth's HTML (and, through createBlockBuilder, a web page's main content: html.ts) into
+ * a canonical plain text: one block per heading, paragraph, list item or table row (cells joined
+ * by " | "), blocks separated by a blank line. Deterministic, so a locator into this text can be
+ * read back by converting the document again.
  */
 import type { Section } from './sections.ts';
 
@@ -86,16 +87,10 @@ function onTag(st: State, closing: boolean, tag: string): void {
 
 function onText(st: State, text: string): void {
   const target = st.tableDepth > 0 ? st.cell : st.current;
-  target?.push(decodeEntities(text));
+  target?.push(text);
 }
 
-export function htmlToCanonical(html: string): CanonicalText {
-  const st: State = { blocks: [], current: [], level: 0, tableDepth: 0, row: null, cell: null, tables: 0 };
-  const re = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>|([^<]+)/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (m[3] !== undefined) onText(st, m[3]);
-    else onTag(st, m[1] === '/', m[2]!.toLowerCase());
-  }
+function finish(st: State): CanonicalText {
   flush(st);
   const blocks: Block[] = [];
   let pos = 0;
@@ -105,6 +100,32 @@ export function htmlToCanonical(html: string): CanonicalText {
     pos += b.text.length;
   }
   return { text: st.blocks.map((b) => b.text).join('\n\n'), blocks, tables: st.tables };
+}
+
+/** Feeds tags (lower-case names) and decoded text in document order; html.ts drives it from a parser. */
+export type BlockBuilder = {
+  tag: (closing: boolean, name: string) => void;
+  text: (decoded: string) => void;
+  finish: () => CanonicalText;
+};
+
+export function createBlockBuilder(): BlockBuilder {
+  const st: State = { blocks: [], current: [], level: 0, tableDepth: 0, row: null, cell: null, tables: 0 };
+  return {
+    tag: (closing, name) => onTag(st, closing, name),
+    text: (t) => onText(st, t),
+    finish: () => finish(st),
+  };
+}
+
+export function htmlToCanonical(html: string): CanonicalText {
+  const builder = createBlockBuilder();
+  const re = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>|([^<]+)/g;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (m[3] !== undefined) builder.text(decodeEntities(m[3]));
+    else builder.tag(m[1] === '/', m[2]!.toLowerCase());
+  }
+  return builder.finish();
 }
 
 function headingText(text: string): string {

@@ -1,7 +1,7 @@
 /**
  * Ingest: format detection for ADD, extraction and chunking for INDEX, and exact read-back of a
- * chunk from its locator. md/txt run in-process (linear time); pdf/docx/xlsx run in a worker thread
- * bounded in time and memory.
+ * chunk from its locator. md/txt run in-process (linear time); pdf/docx/xlsx/csv/html/pptx run in a
+ * worker thread bounded in time and memory (docs/FORMATS.md [F4]).
  */
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
@@ -14,11 +14,15 @@ import { assertNotZipBomb, readZipDirectory, ZipDirectoryError } from './zip-dir
 export { detectFormat } from './detect.ts';
 export type { Chunk, Extraction } from './types.ts';
 
-const DOC_KIND: Record<string, string> = { docx: 'Word document', xlsx: 'spreadsheet' };
+const DOC_KIND: Record<string, string> = {
+  docx: 'Word document',
+  xlsx: 'spreadsheet',
+  pptx: 'PowerPoint presentation',
+};
 
-/** Checks the sizes a docx/xlsx directory declares; the worker then counts real ones (zip-verify.ts). */
+/** Checks the sizes a docx/xlsx/pptx directory declares; the worker then counts real ones (zip-verify.ts). */
 function guardZip(bytes: Uint8Array, format: FileFormat): void {
-  if (format !== 'docx' && format !== 'xlsx') return;
+  if (!(format in DOC_KIND)) return;
   try {
     assertNotZipBomb(readZipDirectory(bytes));
   } catch (err) {
@@ -73,7 +77,7 @@ export async function readLocator(
   return (await runInWorker({ op: 'read', format, bytes, locator }, opts)) as string;
 }
 
-/** The whole extracted text of a file; lines match the lineStart/lineEnd of text and docx locators. */
+/** The whole extracted text of a file; lines match the lineStart/lineEnd of text, docx, html and pptx locators. */
 export async function readWholeText(
   bytes: Uint8Array,
   format: FileFormat,

@@ -3,7 +3,7 @@ import type { TransferableError } from '#shared/errors.ts';
 import type { FileFormat, Locator } from '#shared/types.ts';
 import type { Extraction } from './types.ts';
 
-type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx'>;
+type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx'>;
 
 export type WorkerRequest =
   | { op: 'extract'; format: WorkerFormat; bytes: Uint8Array; fileLabel: string }

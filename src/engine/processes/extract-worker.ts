@@ -1,11 +1,15 @@
 /**
- * Worker-thread entry for the parsers that can blow up on hostile input (pdf.js, mammoth, exceljs).
+ * Worker-thread entry for the parsers that can blow up on hostile input (pdf.js, mammoth, exceljs,
+ * papaparse, htmlparser2, xmldom).
  * The pool that starts it enforces the heap limit and the timeout by terminating this thread.
  */
 import { parentPort } from 'node:worker_threads';
 import { toTransferable } from '#shared/errors.ts';
+import { csvWholeText, extractCsv, readCsv } from '../ingest/csv.ts';
 import { docxWholeText, extractDocx, readDocx } from '../ingest/docx.ts';
+import { extractHtml, htmlWholeText, readHtml } from '../ingest/html.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
+import { extractPptx, pptxWholeText, readPptx } from '../ingest/pptx.ts';
 import type { Extraction } from '../ingest/types.ts';
 import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
 import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
@@ -14,15 +18,24 @@ function handle(req: WorkerRequest): Promise<Extraction | string> {
   if (req.op === 'extract') {
     if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel);
     if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
+    if (req.format === 'csv') return extractCsv(req.bytes, req.fileLabel);
+    if (req.format === 'html') return extractHtml(req.bytes, req.fileLabel);
+    if (req.format === 'pptx') return extractPptx(req.bytes, req.fileLabel);
     return extractXlsx(req.bytes, req.fileLabel);
   }
   if (req.op === 'whole') {
     if (req.format === 'pdf') return pdfWholeText(req.bytes);
     if (req.format === 'docx') return docxWholeText(req.bytes);
+    if (req.format === 'csv') return csvWholeText(req.bytes);
+    if (req.format === 'html') return htmlWholeText(req.bytes);
+    if (req.format === 'pptx') return pptxWholeText(req.bytes);
     return xlsxWholeText(req.bytes);
   }
   if (req.format === 'pdf') return readPdfLocator(req.bytes, req.locator);
   if (req.format === 'docx') return readDocx(req.bytes, req.locator);
+  if (req.format === 'csv') return readCsv(req.bytes, req.locator);
+  if (req.format === 'html') return readHtml(req.bytes, req.locator);
+  if (req.format === 'pptx') return readPptx(req.bytes, req.locator);
   return readXlsx(req.bytes, req.locator);
 }
 

@@ -32,6 +32,28 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     lineStart: z.number(),
     lineEnd: z.number(),
   }),
+  z.object({
+    type: z.literal('csv'),
+    rowStart: z.number(),
+    rowEnd: z.number(),
+    byteStart: z.number(),
+    byteEnd: z.number(),
+  }),
+  z.object({
+    type: z.literal('html'),
+    charStart: z.number(),
+    charEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+  }),
+  z.object({
+    type: z.literal('pptx'),
+    slide: z.number(),
+    charStart: z.number(),
+    charEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+  }),
 ]);
 
 export const CitationSchema = z.object({

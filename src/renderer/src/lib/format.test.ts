@@ -32,6 +32,16 @@ describe('format', () => {
         locator: { type: 'xlsx', sheet: 'Q1', rowStart: 1, rowEnd: 9 },
       }),
     ).toBe('q.xlsx · Q1, rows 1–9');
+    const csv = { type: 'csv', rowStart: 2, rowEnd: 40, byteStart: 9, byteEnd: 900 } as const;
+    expect(describeCitation({ ...base, fileLabel: 'people.csv', locator: csv })).toBe(
+      'people.csv · rows 2–40',
+    );
+    const slide = { type: 'pptx', slide: 4, charStart: 0, charEnd: 5, lineStart: 30, lineEnd: 31 } as const;
+    expect(describeCitation({ ...base, fileLabel: 'deck.pptx', locator: slide })).toBe('deck.pptx · slide 4');
+    const page = { type: 'html', charStart: 0, charEnd: 5, lineStart: 3, lineEnd: 7 } as const;
+    expect(describeCitation({ ...base, fileLabel: 'wiki.html', locator: page })).toBe(
+      'wiki.html · lines 3–7',
+    );
     expect(describeCitation({ ...base, locator: null, lineStart: 4 })).toBe('paper.pdf · line 4');
     expect(describeCitation({ ...base, locator: null })).toBe('paper.pdf');
   });

@@ -57,8 +57,13 @@ export function describeLocator(locator: Locator | null | undefined): string | n
       return `p. ${locator.page}, ${lines(locator.lineStart, locator.lineEnd)}`;
     case 'xlsx':
       return `${locator.sheet}, rows ${locator.rowStart}–${locator.rowEnd}`;
+    case 'csv':
+      return `rows ${locator.rowStart}–${locator.rowEnd}`;
+    case 'pptx':
+      return `slide ${locator.slide}`;
     case 'text':
     case 'docx':
+    case 'html':
       return lines(locator.lineStart, locator.lineEnd);
   }
 }
