@@ -50,6 +50,7 @@ const KIND_OF_FORMAT: Record<FileFormat, string> = {
   pdf: 'pdf',
   docx: 'word',
   xlsx: 'spreadsheet',
+  image: 'image',
 };
 
 /**

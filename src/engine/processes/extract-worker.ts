@@ -5,23 +5,30 @@
 import { parentPort } from 'node:worker_threads';
 import { toTransferable } from '#shared/errors.ts';
 import { docxWholeText, extractDocx, readDocx } from '../ingest/docx.ts';
+import { extractImage, imageWholeText, readImageLocator } from '../ingest/image.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../ingest/ocr-languages.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
 import type { Extraction } from '../ingest/types.ts';
 import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
 import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
 
-function handle(req: WorkerRequest): Promise<Extraction | string> {
+function handle(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
   if (req.op === 'extract') {
-    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel);
+    const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
+    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat);
+    if (req.format === 'image') return extractImage(req.bytes, req.fileLabel, langs);
     if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
     return extractXlsx(req.bytes, req.fileLabel);
   }
   if (req.op === 'whole') {
-    if (req.format === 'pdf') return pdfWholeText(req.bytes);
+    const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
+    if (req.format === 'pdf') return pdfWholeText(req.bytes, langs);
+    if (req.format === 'image') return imageWholeText(req.bytes, langs);
     if (req.format === 'docx') return docxWholeText(req.bytes);
     return xlsxWholeText(req.bytes);
   }
   if (req.format === 'pdf') return readPdfLocator(req.bytes, req.locator);
+  if (req.format === 'image') return readImageLocator(req.bytes, req.locator);
   if (req.format === 'docx') return readDocx(req.bytes, req.locator);
   return readXlsx(req.bytes, req.locator);
 }
@@ -31,7 +38,8 @@ if (port) {
   port.on('message', async (msg: WorkerRequest & { id: number }) => {
     let reply: WorkerReply;
     try {
-      reply = { id: msg.id, ok: true, value: await handle(msg) };
+      const beat = () => port.postMessage({ id: msg.id, beat: true } satisfies WorkerReply);
+      reply = { id: msg.id, ok: true, value: await handle(msg, beat) };
     } catch (err) {
       reply = { id: msg.id, ok: false, error: toTransferable(err) };
     }

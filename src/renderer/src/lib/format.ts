@@ -59,6 +59,7 @@ export function describeLocator(locator: Locator | null | undefined): string | n
       return `${locator.sheet}, rows ${locator.rowStart}–${locator.rowEnd}`;
     case 'text':
     case 'docx':
+    case 'image':
       return lines(locator.lineStart, locator.lineEnd);
   }
 }
