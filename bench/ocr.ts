@@ -81,6 +81,7 @@ async function tesseractEngine(): Promise<Engine & { close: () => Promise<unknow
   const { createWorker } = await import('tesseract.js');
   const langPath = join(here, '../node_modules/@tesseract.js-data/eng/4.0.0_best_int');
   const worker = await createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none' });
+  await worker.setParameters({ debug_file: '/dev/null' });
   return {
     name: 'tesseract.js 7 + @tesseract.js-data/eng (LSTM, best_int)',
     packages: ['tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'],

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
+import { recognize } from './ocr.ts';
 import { installedOcrLanguages } from './ocr-languages.ts';
 import { ocrPage } from './pdf-ocr.ts';
 
@@ -91,6 +92,15 @@ describe('[O3] [O4] scanned PDF pages', () => {
     const thrown = await ocrPage('', () => Promise.reject(new Error('bad image stream')), ['eng'], 2);
     expect(thrown.note).toBe('page 2: OCR failed (bad image stream); skipped');
   });
+
+  it('a page past its time bound fails with the reason (and the next page gets a fresh worker)', async () => {
+    const png = fixture('invoice.png');
+    await expect(recognize(Buffer.from(png), ['eng'], 1)).rejects.toMatchObject({
+      code: 'refused',
+      message: 'OCR took longer than 0.001 s',
+    });
+    expect((await recognize(Buffer.from(png), ['eng'])).text).toContain('Paid on March 14 2024');
+  }, 60_000);
 
   it('a page with no image is left as it is, without OCR', async () => {
     const got = await ocrPage('', async () => [], ['eng'], 1);

@@ -33,7 +33,11 @@ function workerFor(langs: string[]): Promise<Worker> {
   void dropWorker();
   // LSTM only (oem 1); nothing is read from or written to a cache, nothing is fetched ([O2]).
   const { code, langPath } = languagePath(langs);
-  const worker = createWorker(code, 1, { langPath, cacheMethod: 'none', gzip: true });
+  const worker = createWorker(code, 1, { langPath, cacheMethod: 'none', gzip: true }).then(async (w) => {
+    // Tesseract's own warnings ("Invalid resolution") would land on the CLI's stdout, next to JSON.
+    await w.setParameters({ debug_file: '/dev/null' });
+    return w;
+  });
   current = { langs: key, worker };
   worker.catch(() => {
     if (current?.worker === worker) current = null;
