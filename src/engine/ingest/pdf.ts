@@ -11,12 +11,12 @@ import { boxOf, type OcrLine } from './ocr.ts';
 import { ocrPage } from './pdf-ocr.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction } from './types.ts';
-import { bytesKey, cached, peek } from './worker-cache.ts';
+import { bytesKey, cached, forget, peek } from './worker-cache.ts';
 
 type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: string | null };
 /** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR. */
-type PdfText = PdfMeta & { pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
+type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
 type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
 
 function pdfError(err: unknown): AppError {
@@ -102,12 +102,11 @@ async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): P
   return ocrPage(layer, () => extractImages(doc, page), langs, page);
 }
 
-function cacheKey(bytes: Uint8Array, langs: string[] | null): string {
-  return bytesKey(`pdf:${langs?.join('+') ?? ''}`, bytes);
-}
-
-function readPdf(bytes: Uint8Array, langs: string[] | null, onPage?: () => void): Promise<PdfText> {
-  return cached(cacheKey(bytes, langs), () =>
+/** One cache entry per document, made with one set of OCR languages (its `langs`). */
+function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promise<PdfText> {
+  const key = bytesKey('pdf', bytes);
+  if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
+  return cached(key, () =>
     withPdf(bytes, async (doc) => {
       const pages: string[] = [];
       const ocr: (OcrLine[] | null)[] = [];
@@ -119,15 +118,17 @@ function readPdf(bytes: Uint8Array, langs: string[] | null, onPage?: () => void)
         if (got.note) notes.push(got.note);
         onPage?.();
       }
-      return { pages, ocr, notes, ...(await metadata(doc)) };
+      return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
     }),
   );
 }
 
 /** Reading one locator back opens the document for that page only, unless it was just extracted. */
 async function readPage(bytes: Uint8Array, page: number, langs: string[] | null): Promise<string> {
-  const hit = peek<PdfText>(cacheKey(bytes, langs));
-  if (hit) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
+  const hit = peek<PdfText>(bytesKey('pdf', bytes));
+  // A locator without `ocr` names a page that was not OCR'd: any entry whose page was not either.
+  const fits = hit && (langs ? hit.langs === langs.join('+') : (hit.ocr[page - 1] ?? null) === null);
+  if (hit && fits) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
   const got = await withPdf(bytes, (doc) =>
     page >= 1 && page <= doc.numPages ? pageContent(doc, page, langs) : missingPage(page, doc.numPages),
   );
