@@ -6,7 +6,7 @@
  *   --sizes 10000,100000   corpus sizes for the speed part (default 10k and 100k)
  *   --million              also 1M sections
  *   --quick                a smoke run (2k sections, 40 queries, 3 MB Markdown, 30 SciFact queries)
- *   --only speed|injection|index|add|quality|sync|trees
+ *   --only speed|injection|index|add|quality|sync|trees|ocr
  *   --keep                 keep generated speed corpora in bench/results/corpora for the next run
  */
 
@@ -24,6 +24,7 @@ import {
   multilingualFixturesPresent,
   runMultilingualQuality,
 } from './multilingual-quality.ts';
+import { type OcrBenchRow, runOcrBench, scansPresent } from './ocr.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
 import { runSyncServerBench, type SyncServerBenchRow } from './sync-server.ts';
@@ -48,7 +49,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--only') args.only = argv[++i] ?? null;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|add|quality|sync|trees] [--keep]',
+        'usage: npm run bench -- [--sizes 10000,100000] [--million] [--quick] [--only speed|injection|index|add|quality|sync|trees|ocr] [--keep]',
       );
       process.exit(0);
     } else {
@@ -58,8 +59,11 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.quick) args.sizes = [2_000];
   if (million && !args.sizes.includes(1_000_000)) args.sizes.push(1_000_000);
-  if (args.only && !['speed', 'injection', 'index', 'add', 'quality', 'sync', 'trees'].includes(args.only)) {
-    console.error('--only takes speed, injection, index, add, quality, sync or trees');
+  if (
+    args.only &&
+    !['speed', 'injection', 'index', 'add', 'quality', 'sync', 'trees', 'ocr'].includes(args.only)
+  ) {
+    console.error('--only takes speed, injection, index, add, quality, sync, trees or ocr');
     process.exit(2);
   }
   return args;
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     multilingual?: MultilingualResult;
     sync?: SyncServerBenchRow[];
     trees?: TreesBenchResult;
+    ocr?: OcrBenchRow[];
   } = { at: new Date().toISOString(), machine, args };
   const save = () => writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
 
@@ -183,11 +188,36 @@ async function main(): Promise<void> {
       save();
       printTrees(out.trees);
     }
+    if (!args.only || args.only === 'ocr') {
+      if (scansPresent()) {
+        out.ocr = await runOcrBench({ log });
+        save();
+        printOcr(out.ocr);
+      } else {
+        console.log('\n[ocr] skipped: the scanned fixtures in shared/fixtures/pdf are missing');
+      }
+    }
   } finally {
     save();
     rmSync(scratch, { recursive: true, force: true });
   }
   console.log(`\nwrote ${join(results, 'latest.json')}`);
+}
+
+function printOcr(rows: OcrBenchRow[]): void {
+  printTable(
+    'OCR of the scanned fixtures (character error rate against bench/ocr-reference, one thread)',
+    ['engine', 'CER', 'pages', 's/page', 'pages/s', 'install MB', 'languages'],
+    rows.map((r) => [
+      r.engine,
+      r.cer,
+      r.pages,
+      r.secondsPerPage,
+      round(1 / r.secondsPerPage, 3),
+      r.installMb,
+      r.languages,
+    ]),
+  );
 }
 
 function printTrees(r: TreesBenchResult): void {

@@ -1,6 +1,9 @@
 /** Data shapes shared by the engine and every surface. */
 export type StorageKind = 'file' | 'section' | 'note' | 'entity';
-export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx';
+export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx' | 'image';
+
+/** A region of a page or picture, [x0, y0, x1, y1] in pixels of the OCR'd image (docs/OCR.md [O5]). */
+export type Bbox = [number, number, number, number];
 
 /**
  * Where a section's text lives in its file. Reading a locator back from the raw bytes gives
@@ -13,10 +16,22 @@ export type FileFormat = 'md' | 'txt' | 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html'
  *   records ([F3] in docs/FORMATS.md).
  * - html: character range of the page's extracted main text, plus line range ([F6]).
  * - pptx: 1-based slide number, character range of the deck's extracted text, plus line range ([F9]).
+ * - image: character range of the picture's OCR text, plus line range (docs/OCR.md [O5]).
+ * A pdf or image locator whose text came from OCR names the languages (`ocr`, "eng+fra") and the
+ * region it was read from (`bbox`), so it reads back the same text whatever the setting is now.
  */
 export type Locator =
   | { type: 'text'; byteStart: number; byteEnd: number; lineStart: number; lineEnd: number }
-  | { type: 'pdf'; page: number; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
+  | {
+      type: 'pdf';
+      page: number;
+      charStart: number;
+      charEnd: number;
+      lineStart: number;
+      lineEnd: number;
+      bbox?: Bbox;
+      ocr?: string;
+    }
   | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
   | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
   | { type: 'csv'; rowStart: number; rowEnd: number; byteStart: number; byteEnd: number }
@@ -28,6 +43,15 @@ export type Locator =
       charEnd: number;
       lineStart: number;
       lineEnd: number;
+    }
+  | {
+      type: 'image';
+      charStart: number;
+      charEnd: number;
+      lineStart: number;
+      lineEnd: number;
+      bbox?: Bbox;
+      ocr: string;
     };
 
 export type Citation = {

@@ -90,6 +90,38 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(outcome.get('unstr-delta-table-single-line.md')).toMatch(/^indexed/);
   });
 
+  /** The section bodies and locators of one fixture, by its file name. */
+  function sectionsOf(name: string): { body: string; locator: string }[] {
+    return engine.db
+      .prepare(
+        "SELECT s.body, s.locator FROM items s JOIN items f ON f.id = s.file_id WHERE f.storage_kind = 'file' AND f.label = ? AND s.storage_kind = 'section' AND s.retired_at IS NULL ORDER BY s.ordinal",
+      )
+      .all(name) as { body: string; locator: string }[];
+  }
+
+  it('[O3] scanned pages without a text layer are read by OCR (docs/OCR.md)', () => {
+    const happy = sectionsOf('tika-testOCR.pdf');
+    expect(happy.map((s) => s.body).join('\n')).toContain('Happy New Year 2003!');
+    expect(JSON.parse(happy[0]?.locator ?? '{}')).toMatchObject({ type: 'pdf', page: 1, ocr: 'eng' });
+    const lorem = sectionsOf('unstr-loremipsum-flat.pdf')
+      .map((s) => s.body)
+      .join('\n');
+    for (const words of [
+      'Lorem ipsum dolor sit amet',
+      'Phasellus ornare quis diam at vestibulum',
+      'vehicula convallis',
+    ])
+      expect(lorem).toContain(words);
+    // No Russian traineddata exists as a package ([O1]): the Russian form is indexed, read in English.
+    expect(outcome.get('pdfjs-issue7229.pdf')).toMatch(/^(indexed|failed)/);
+  });
+
+  it("[O3] a page with an invisible OCR layer keeps it and is not OCR'd again", () => {
+    const sections = sectionsOf('pypdf-Seige_of_Vicksburg_Sample_OCR.pdf');
+    expect(sections.length).toBeGreaterThan(5);
+    for (const s of sections) expect(JSON.parse(s.locator)).not.toHaveProperty('ocr');
+  });
+
   it('every sampled section of every indexed file reads back exactly', async () => {
     const files = engine.db
       .prepare("SELECT id FROM items WHERE storage_kind = 'file' AND indexed = 1")

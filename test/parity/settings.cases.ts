@@ -25,6 +25,18 @@ export function settingsCases(_w: ParityWorld): Case[] {
       input: { indexOnAdd: 'maybe' },
       cli: ['settings', 'set', '--index-on-add', 'maybe'],
     },
+    {
+      name: 'the OCR language set to an installed one (docs/OCR.md [O2])',
+      op: 'settings.set',
+      input: { ocrLanguages: ['eng'] },
+      cli: ['settings', 'set', '--ocr-language', 'eng'],
+    },
+    {
+      name: 'an OCR language whose data is not installed',
+      op: 'settings.set',
+      input: { ocrLanguages: ['rus'] },
+      cli: ['settings', 'set', '--ocr-language', 'rus'],
+    },
     // The command line has no option for it (commander refuses it as a usage error, exit 2).
     { name: 'a setting that does not exist', op: 'settings.set', input: { theme: 'dark' }, cli: [] },
   ];

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { SettingsGet, SettingsSet } from '#shared/api/ops/settings.ts';
+import type { Settings } from '#shared/api/types.ts';
 import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
@@ -16,8 +17,9 @@ function onOff(value: string): boolean {
   throw new AppError('validation-failed', `--index-on-add takes on or off, not "${value}".`);
 }
 
-function show(view: { indexOnAdd: boolean; dataFolder: string; user: string }): void {
+function show(view: Settings): void {
   print(`index-on-add  ${view.indexOnAdd ? 'on' : 'off'}`);
+  print(`ocr language  ${view.ocrLanguages.join('+')} (installed: ${view.ocrLanguagesAvailable.join(', ')})`);
   print(`data folder   ${view.dataFolder}`);
   print(`acting as     ${view.user}`);
 }
@@ -38,10 +40,14 @@ export function registerSettings(program: Command): void {
     .command('set')
     .description(SettingsSet.summary)
     .option('--index-on-add <on|off>', 'index new files as soon as they are added')
+    .option('--ocr-language <code>', 'the language scans and pictures are read in (an installed one, "eng")')
     .option('--json', 'print JSON (the settings after it)')
-    .action((opts: { indexOnAdd?: string; json?: boolean }) =>
+    .action((opts: { indexOnAdd?: string; ocrLanguage?: string; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        const input = opts.indexOnAdd === undefined ? {} : { indexOnAdd: onOff(opts.indexOnAdd) };
+        const input = {
+          ...(opts.indexOnAdd === undefined ? {} : { indexOnAdd: onOff(opts.indexOnAdd) }),
+          ...(opts.ocrLanguage === undefined ? {} : { ocrLanguages: [opts.ocrLanguage] }),
+        };
         const view = await run(memberContext(engine, 'cli'), SettingsSet, input);
         // `--json` after `set` may be read as the parent's own option.
         if (opts.json || settings.opts().json) printJson(view);

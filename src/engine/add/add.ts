@@ -53,6 +53,7 @@ const KIND_OF_FORMAT: Record<FileFormat, string> = {
   csv: 'spreadsheet',
   html: 'html',
   pptx: 'presentation',
+  image: 'image',
 };
 
 /**

@@ -145,7 +145,10 @@ describe('[R2] freshness from the document date', () => {
     // Their titles differ (by a word of the same length) so that neither is a copy of the other,
     // which would ride along with it ([R6]).
     const oldId = await addAndIndex('policy-old.md', `---\ndate: ${old}\n---\n# Expenses one\n\n${POLICY}\n`);
-    const freshId = await addAndIndex('policy-new.md', `---\ndate: ${fresh}\n---\n# Expenses two\n\n${POLICY}\n`);
+    const freshId = await addAndIndex(
+      'policy-new.md',
+      `---\ndate: ${fresh}\n---\n# Expenses two\n\n${POLICY}\n`,
+    );
     const { hits } = await engine.search('expense claims receipt approval team lead', { k: 4 });
     const sections = hits.filter((h) => h.storageKind === 'section');
     expect(sections.map((h) => h.citation?.fileId)).toEqual([freshId, oldId]);

@@ -9,6 +9,7 @@ import type { BlobStore } from '../add/blobs.ts';
 import { type FileDate, fileDate, withDatedNote } from '../add/file-date.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Embedder } from '../embed/index.ts';
+import { ocrLanguagesOf } from '../host/settings.ts';
 import { edgeId, sectionId } from '../ids.ts';
 import { type Chunk, type Extraction, extractFile } from '../ingest/index.ts';
 import { isSameBytesNote, visibleHealth } from '../knowledge/health.ts';
@@ -94,6 +95,7 @@ export async function indexFile(
     bytes,
     file.format as FileFormat,
     nameWithFolder(file.label, file.canonical_value),
+    { ocrLanguages: ocrLanguagesOf(ctx.db) },
   );
   onBeat?.();
   const planned = planSections(file, extraction.chunks);

@@ -26,14 +26,26 @@ describe('detectFormat refusals', () => {
     [
       'unknown extension',
       text('hello'),
+      'photo.bmp',
+      'unsupported file type .bmp (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx, .pptx and PNG, JPEG, TIFF or WebP pictures)',
+    ],
+    [
+      'text named .png',
+      text('hello'),
       'photo.png',
-      'unsupported file type .png (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
+      'named .png but the content is not a PNG, JPEG, TIFF or WebP image',
+    ],
+    [
+      'HEIC photo',
+      Uint8Array.from([0, 0, 0, 24, ...text('ftypheic'), 0, 0, 0, 0, ...text('mif1heic')]),
+      'IMG_0001.HEIC',
+      'a HEIC/HEIF photo: Org Brain has no HEIC decoder (export it as JPEG or PNG)',
     ],
     [
       'no extension',
       text('hello'),
       'README',
-      'unsupported file type no extension (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)',
+      'unsupported file type no extension (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx, .pptx and PNG, JPEG, TIFF or WebP pictures)',
     ],
     [
       'binary .txt',
@@ -151,5 +163,30 @@ describe('detectFormat accepts', () => {
       health: ['has no extension but the content is a delimited table'],
     });
     expect(detectFormat(text('a\tb\n1\t2\n'), 'x.txt')).toMatchObject({ format: 'txt' });
+  });
+});
+
+describe('detectFormat pictures (docs/OCR.md [O3])', () => {
+  const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+  const TIFF = Uint8Array.from([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]);
+  const WEBP = Uint8Array.from([...text('RIFF'), 0, 0, 0, 0, ...text('WEBPVP8 ')]);
+
+  it('by magic bytes, whatever the name', () => {
+    for (const [bytes, name] of [
+      [PNG, 'a.png'],
+      [JPEG, 'b.JPG'],
+      [JPEG, 'c.jpeg'],
+      [TIFF, 'd.tif'],
+      [WEBP, 'e.webp'],
+    ] as const) {
+      expect(detectFormat(bytes, name)).toEqual({ ok: true, format: 'image', health: [] });
+    }
+    expect(detectFormat(JPEG, 'scan.png')).toEqual({
+      ok: true,
+      format: 'image',
+      health: ['named .png but the content is a JPEG image'],
+    });
+    expect(detectFormat(PNG, 'scan')).toMatchObject({ ok: true, format: 'image' });
   });
 });

@@ -103,7 +103,7 @@ function fromText(bytes: Uint8Array, format: FileFormat, extra: string[] = []): 
 function unsupported(ext: string): DetectResult {
   const what = ext ? `.${ext}` : 'no extension';
   return refuse(
-    `unsupported file type ${what} (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx and .pptx)`,
+    `unsupported file type ${what} (Org Brain reads .md, .txt, .csv, .tsv, .html, .pdf, .docx, .xlsx, .pptx and PNG, JPEG, TIFF or WebP pictures)`,
   );
 }
 
@@ -121,7 +121,39 @@ function textByContent(bytes: Uint8Array, ext: string): { format: FileFormat; no
   return null;
 }
 
+/** Pictures read by OCR (docs/OCR.md [O3]); the extensions that agree with each. */
+const IMAGE_NAMES: Record<string, string[]> = {
+  PNG: ['png'],
+  JPEG: ['jpg', 'jpeg', 'jpe', 'jfif'],
+  TIFF: ['tif', 'tiff'],
+  WebP: ['webp'],
+};
+const HEIC_BRANDS = ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1'];
+const NO_HEIC = 'a HEIC/HEIF photo: Org Brain has no HEIC decoder (export it as JPEG or PNG)';
+
+function imageKind(bytes: Uint8Array): string | null {
+  if (hasPrefix(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'PNG';
+  if (hasPrefix(bytes, [0xff, 0xd8, 0xff])) return 'JPEG';
+  if (hasPrefix(bytes, [0x49, 0x49, 0x2a, 0x00]) || hasPrefix(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'TIFF';
+  const tag = (from: number) => new TextDecoder('latin1').decode(bytes.subarray(from, from + 4));
+  if (tag(0) === 'RIFF' && tag(8) === 'WEBP') return 'WebP';
+  if (tag(4) === 'ftyp' && HEIC_BRANDS.includes(tag(8))) return 'HEIC';
+  return null;
+}
+
+function fromImage(bytes: Uint8Array, ext: string): DetectResult | null {
+  const kind = imageKind(bytes);
+  if (!kind) return null;
+  if (kind === 'HEIC') return refuse(NO_HEIC);
+  if (IMAGE_NAMES[kind]?.includes(ext)) return { ok: true, format: 'image', health: [] };
+  const name = ext ? `named .${ext}` : 'has no extension';
+  return { ok: true, format: 'image', health: [`${name} but the content is a ${kind} image`] };
+}
+
 function fromName(bytes: Uint8Array, ext: string): DetectResult {
+  if (ext === 'heic' || ext === 'heif') return refuse(NO_HEIC);
+  if (Object.values(IMAGE_NAMES).flat().includes(ext))
+    return refuse(`named .${ext} but the content is not a PNG, JPEG, TIFF or WebP image`);
   if (ext === 'md' || ext === 'markdown') return fromText(bytes, 'md');
   if (CSV_NAMES.includes(ext)) return fromText(bytes, 'csv');
   if (HTML_NAMES.includes(ext)) return fromText(bytes, 'html');
@@ -151,5 +183,5 @@ export function detectFormat(bytes: Uint8Array, fileName: string): DetectResult 
   if (hasPrefix(bytes, CFB_MAGIC)) {
     return refuse('encrypted or password-protected Office document, or an old binary .doc/.xls');
   }
-  return fromName(bytes, ext);
+  return fromImage(bytes, ext) ?? fromName(bytes, ext);
 }

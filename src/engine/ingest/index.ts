@@ -1,7 +1,7 @@
 /**
  * Ingest: format detection for ADD, extraction and chunking for INDEX, and exact read-back of a
- * chunk from its locator. md/txt run in-process (linear time); pdf/docx/xlsx/csv/html/pptx run in a
- * worker thread bounded in time and memory (docs/FORMATS.md [F4]).
+ * chunk from its locator. md/txt run in-process (linear time); pdf/docx/xlsx/csv/html/pptx and
+ * pictures (OCR, docs/OCR.md) run in a worker thread bounded in time and memory (docs/FORMATS.md [F4]).
  */
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
@@ -59,7 +59,11 @@ export async function extractFile(
     if (format === 'md') return extractMarkdown(bytes, fileLabel);
     if (format === 'txt') return extractPlainText(bytes, fileLabel);
     guardZip(bytes, format);
-    return (await runInWorker({ op: 'extract', format, bytes, fileLabel }, opts)) as Extraction;
+    const ocr = opts.ocrLanguages;
+    return (await runInWorker(
+      { op: 'extract', format, bytes, fileLabel, ...(ocr ? { ocr } : {}) },
+      opts,
+    )) as Extraction;
   } catch (err) {
     return withFile(err, fileLabel);
   }
@@ -85,7 +89,8 @@ export async function readWholeText(
 ): Promise<string> {
   if (format === 'md' || format === 'txt') return readWholeTextFile(bytes);
   guardZip(bytes, format);
-  return (await runInWorker({ op: 'whole', format, bytes }, opts)) as string;
+  const ocr = opts.ocrLanguages;
+  return (await runInWorker({ op: 'whole', format, bytes, ...(ocr ? { ocr } : {}) }, opts)) as string;
 }
 
 /** Shut the worker down (tests, process exit). */

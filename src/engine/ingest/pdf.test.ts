@@ -43,7 +43,7 @@ describe('pdf', () => {
   it('gives zero chunks and a note for a PDF without text', async () => {
     const ex = await extractFile(buildPdf([[], []]), 'pdf', 'scan.pdf');
     expect(ex.chunks).toEqual([]);
-    expect(ex.health).toEqual(['no text layer (a scan? OCR is not supported)']);
+    expect(ex.health).toEqual(['no text layer and no scanned image to read']);
   });
 
   it('refuses a corrupt PDF with a reason', async () => {

@@ -1,16 +1,23 @@
-/** PDF through unpdf (pdf.js): one text per page, flat chunks within each page. Runs in the worker. */
-import { getDocumentProxy } from 'unpdf';
+/**
+ * PDF through unpdf (pdf.js): one text per page, flat chunks within each page. Runs in the worker.
+ * A page without a text layer is read by OCR from its largest image (docs/OCR.md [O3], [O4]).
+ */
+import { extractImages, getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
+import { boxOf, type OcrLine } from './ocr.ts';
+import { ocrPage } from './pdf-ocr.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction } from './types.ts';
-import { bytesKey, cached, peek } from './worker-cache.ts';
+import { bytesKey, cached, forget, peek } from './worker-cache.ts';
 
 type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: string | null };
-type PdfText = PdfMeta & { pages: string[] };
+/** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR. */
+type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
+type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
 
 function pdfError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -88,51 +95,87 @@ async function withPdf<T>(bytes: Uint8Array, use: (doc: PdfDoc) => Promise<T>): 
   }
 }
 
-function readPdf(bytes: Uint8Array): Promise<PdfText> {
-  return withPdf(bytes, async (doc) => {
-    const pages: string[] = [];
-    for (let p = 1; p <= doc.numPages; p++) pages.push(await pageText(doc, p));
-    return { pages, ...(await metadata(doc)) };
-  });
+/** With no OCR languages (null) a page is its text layer only; else [O3] decides whether to OCR it. */
+async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): Promise<PageText> {
+  const layer = await pageText(doc, page);
+  if (!langs) return { text: layer, lines: null, note: null };
+  return ocrPage(layer, () => extractImages(doc, page), langs, page);
+}
+
+/** One cache entry per document, made with one set of OCR languages (its `langs`). */
+function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promise<PdfText> {
+  const key = bytesKey('pdf', bytes);
+  if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
+  return cached(key, () =>
+    withPdf(bytes, async (doc) => {
+      const pages: string[] = [];
+      const ocr: (OcrLine[] | null)[] = [];
+      const notes: string[] = [];
+      for (let p = 1; p <= doc.numPages; p++) {
+        const got = await pageContent(doc, p, langs);
+        pages.push(got.text);
+        ocr.push(got.lines);
+        if (got.note) notes.push(got.note);
+        onPage?.();
+      }
+      return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
+    }),
+  );
 }
 
 /** Reading one locator back opens the document for that page only, unless it was just extracted. */
-function readPage(bytes: Uint8Array, page: number): Promise<string> {
+async function readPage(bytes: Uint8Array, page: number, langs: string[] | null): Promise<string> {
   const hit = peek<PdfText>(bytesKey('pdf', bytes));
-  if (hit) return Promise.resolve(hit.pages[page - 1] ?? missingPage(page, hit.pages.length));
-  return withPdf(bytes, (doc) =>
-    page >= 1 && page <= doc.numPages ? pageText(doc, page) : missingPage(page, doc.numPages),
+  // A locator without `ocr` names a page that was not OCR'd: any entry whose page was not either.
+  const fits = hit && (langs ? hit.langs === langs.join('+') : (hit.ocr[page - 1] ?? null) === null);
+  if (hit && fits) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
+  const got = await withPdf(bytes, (doc) =>
+    page >= 1 && page <= doc.numPages ? pageContent(doc, page, langs) : missingPage(page, doc.numPages),
   );
+  return got.text;
 }
 
 function missingPage(page: number, pages: number): never {
   throw new AppError('stale', `page ${page} is not in the PDF (${pages} pages)`);
 }
 
-function pageChunks(text: string, page: number, fileLabel: string): Chunk[] {
+/** Chunks of an OCR'd page name the languages and carry the box of their lines ([O5]). */
+function pageChunks(
+  text: string,
+  page: number,
+  fileLabel: string,
+  ocr: OcrLine[] | null,
+  langs: string,
+): Chunk[] {
   const pieces = flatPieces(text, `p${page}`, `${fileLabel}, page ${page}`);
-  return charChunks(
-    text,
-    pieces,
-    (charStart, charEnd, lines): Locator => ({
-      type: 'pdf',
-      page,
-      charStart,
-      charEnd,
-      ...lines,
-    }),
-  );
+  return charChunks(text, pieces, (charStart, charEnd, lines): Locator => {
+    if (!ocr) return { type: 'pdf', page, charStart, charEnd, ...lines };
+    const bbox = boxOf(ocr, charStart, charEnd);
+    return { type: 'pdf', page, charStart, charEnd, ...lines, ...(bbox ? { bbox } : {}), ocr: langs };
+  });
 }
 
 function healthOf(pdf: PdfText, chunks: Chunk[]): string[] {
-  if (pdf.pages.length > 0 && chunks.length === 0) return ['no text layer (a scan? OCR is not supported)'];
+  const read = pdf.ocr.filter((l) => l !== null).length;
+  const notes = read > 0 ? [`${read} of ${pdf.pages.length} pages read by OCR`, ...pdf.notes] : pdf.notes;
+  if (pdf.pages.length > 0 && chunks.length === 0) {
+    const why =
+      read > 0 ? 'no text layer, and OCR found no text' : 'no text layer and no scanned image to read';
+    return [why, ...notes];
+  }
   const blank = pdf.pages.filter((t) => t.trim() === '').length;
-  return blank > 0 ? [`${blank} of ${pdf.pages.length} pages have no text`] : [];
+  return blank > 0 ? [`${blank} of ${pdf.pages.length} pages have no text`, ...notes] : notes;
 }
 
-export async function extractPdf(bytes: Uint8Array, fileLabel: string): Promise<Extraction> {
-  const pdf = await cached(bytesKey('pdf', bytes), () => readPdf(bytes));
-  const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel));
+export async function extractPdf(
+  bytes: Uint8Array,
+  fileLabel: string,
+  langs: string[],
+  onPage?: () => void,
+): Promise<Extraction> {
+  const pdf = await readPdf(bytes, langs, onPage);
+  const ocr = langs.join('+');
+  const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel, pdf.ocr[i] ?? null, ocr));
   return {
     title: pdf.title,
     occurredAt: pdf.occurredAt,
@@ -145,12 +188,12 @@ export async function extractPdf(bytes: Uint8Array, fileLabel: string): Promise<
 export async function readPdfLocator(bytes: Uint8Array, locator: Locator): Promise<string> {
   if (locator.type !== 'pdf')
     throw new AppError('validation-failed', `a ${locator.type} locator cannot point into a PDF`);
-  const text = await readPage(bytes, locator.page);
+  const text = await readPage(bytes, locator.page, locator.ocr ? locator.ocr.split('+') : null);
   return sliceChars(text, locator.charStart, locator.charEnd, `page ${locator.page}`);
 }
 
 /** Every page's text, pages separated by a blank line. */
-export async function pdfWholeText(bytes: Uint8Array): Promise<string> {
-  const pdf = await cached(bytesKey('pdf', bytes), () => readPdf(bytes));
+export async function pdfWholeText(bytes: Uint8Array, langs: string[]): Promise<string> {
+  const pdf = await readPdf(bytes, langs);
   return pdf.pages.join('\n\n');
 }

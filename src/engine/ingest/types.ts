@@ -15,6 +15,7 @@ export type Extraction = {
   chunks: Chunk[];
 };
 
-export type ExtractOptions = { timeoutMs?: number; maxHeapMb?: number };
+/** `ocrLanguages`: what scans and pictures are read in (docs/OCR.md [O2]); English when absent. */
+export type ExtractOptions = { timeoutMs?: number; maxHeapMb?: number; ocrLanguages?: string[] };
 
-export type ReadOptions = { timeoutMs?: number };
+export type ReadOptions = { timeoutMs?: number; ocrLanguages?: string[] };

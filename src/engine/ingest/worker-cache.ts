@@ -24,6 +24,10 @@ export async function cached<T>(key: string, make: () => Promise<T>): Promise<T>
   return value;
 }
 
+export function forget(key: string): void {
+  entries.delete(key);
+}
+
 export function peek<T>(key: string): T | undefined {
   return entries.get(key) as T | undefined;
 }

@@ -14,6 +14,7 @@ export type JobLimits = { timeoutMs?: number; maxHeapMb?: number };
 
 type Job = {
   id: number;
+  started: number;
   req: WorkerRequest;
   timeoutMs: number;
   heapMb: number;
@@ -27,6 +28,8 @@ let slot: Slot | null = null;
 let active: { job: Job; timer: NodeJS.Timeout } | null = null;
 const queue: Job[] = [];
 let nextId = 1;
+/** However many beats, no job runs longer than this (a 300-page scan at about 6 s a page). */
+const MAX_JOB_MS = 30 * 60_000;
 
 function seconds(ms: number): string {
   return String(Math.round(ms) / 1000);
@@ -53,7 +56,8 @@ function kill(error: Error): void {
 function onMessage(reply: WorkerReply): void {
   const job = active?.job;
   if (!job || job.id !== reply.id) return;
-  if (reply.ok) finish(job, { value: reply.value });
+  if ('beat' in reply) restartTimer(job);
+  else if (reply.ok) finish(job, { value: reply.value });
   else finish(job, { error: new AppError(reply.error.code, reply.error.message, reply.error.details) });
 }
 
@@ -79,19 +83,30 @@ function spawn(heapMb: number): Slot {
   return mine;
 }
 
+function jobTimer(job: Job): NodeJS.Timeout {
+  return setTimeout(() => {
+    kill(new AppError('refused', `took longer than ${seconds(job.timeoutMs)} s to read; gave up`));
+  }, job.timeoutMs);
+}
+
+/** A beat gives the job another `timeoutMs`, up to MAX_JOB_MS in all (docs/OCR.md [O4]). */
+function restartTimer(job: Job): void {
+  if (!active || active.job !== job || Date.now() - job.started > MAX_JOB_MS) return;
+  clearTimeout(active.timer);
+  active.timer = jobTimer(job);
+}
+
 function dispatch(): void {
   if (active || queue.length === 0) return;
   const job = queue.shift()!;
+  job.started = Date.now();
   if (slot && slot.heapMb !== job.heapMb) {
     void slot.worker.terminate();
     slot = null;
   }
   slot ??= spawn(job.heapMb);
   slot.worker.ref();
-  const timer = setTimeout(() => {
-    kill(new AppError('refused', `took longer than ${seconds(job.timeoutMs)} s to read; gave up`));
-  }, job.timeoutMs);
-  active = { job, timer };
+  active = { job, timer: jobTimer(job) };
   // The bytes are a private copy (see runInWorker), so they can be moved instead of cloned.
   slot.worker.postMessage({ ...job.req, id: job.id }, [job.req.bytes.buffer as ArrayBuffer]);
 }
@@ -100,6 +115,7 @@ export function runInWorker(req: WorkerRequest, limits: JobLimits = {}): Promise
   return new Promise((resolve, reject) => {
     queue.push({
       id: nextId++,
+      started: 0,
       // A copy, never a view: Buffer#slice shares memory, and the copy's buffer is transferred.
       req: { ...req, bytes: new Uint8Array(req.bytes) },
       timeoutMs: limits.timeoutMs ?? EXTRACT_TIMEOUT_MS,

@@ -3,13 +3,15 @@ import type { TransferableError } from '#shared/errors.ts';
 import type { FileFormat, Locator } from '#shared/types.ts';
 import type { Extraction } from './types.ts';
 
-type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx'>;
+type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx' | 'image'>;
 
 export type WorkerRequest =
-  | { op: 'extract'; format: WorkerFormat; bytes: Uint8Array; fileLabel: string }
+  | { op: 'extract'; format: WorkerFormat; bytes: Uint8Array; fileLabel: string; ocr?: string[] }
   | { op: 'read'; format: WorkerFormat; bytes: Uint8Array; locator: Locator }
-  | { op: 'whole'; format: WorkerFormat; bytes: Uint8Array };
+  | { op: 'whole'; format: WorkerFormat; bytes: Uint8Array; ocr?: string[] };
 
+/** `beat`: the job is still making progress (one OCR'd page done), so its timer starts again. */
 export type WorkerReply =
+  | { id: number; beat: true }
   | { id: number; ok: true; value: Extraction | string }
   | { id: number; ok: false; error: TransferableError };

@@ -8,15 +8,19 @@ import { toTransferable } from '#shared/errors.ts';
 import { csvWholeText, extractCsv, readCsv } from '../ingest/csv.ts';
 import { docxWholeText, extractDocx, readDocx } from '../ingest/docx.ts';
 import { extractHtml, htmlWholeText, readHtml } from '../ingest/html.ts';
+import { extractImage, imageWholeText, readImageLocator } from '../ingest/image.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../ingest/ocr-languages.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
 import { extractPptx, pptxWholeText, readPptx } from '../ingest/pptx.ts';
 import type { Extraction } from '../ingest/types.ts';
 import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
 import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
 
-function handle(req: WorkerRequest): Promise<Extraction | string> {
+function handle(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
   if (req.op === 'extract') {
-    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel);
+    const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
+    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat);
+    if (req.format === 'image') return extractImage(req.bytes, req.fileLabel, langs);
     if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
     if (req.format === 'csv') return extractCsv(req.bytes, req.fileLabel);
     if (req.format === 'html') return extractHtml(req.bytes, req.fileLabel);
@@ -24,7 +28,9 @@ function handle(req: WorkerRequest): Promise<Extraction | string> {
     return extractXlsx(req.bytes, req.fileLabel);
   }
   if (req.op === 'whole') {
-    if (req.format === 'pdf') return pdfWholeText(req.bytes);
+    const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
+    if (req.format === 'pdf') return pdfWholeText(req.bytes, langs);
+    if (req.format === 'image') return imageWholeText(req.bytes, langs);
     if (req.format === 'docx') return docxWholeText(req.bytes);
     if (req.format === 'csv') return csvWholeText(req.bytes);
     if (req.format === 'html') return htmlWholeText(req.bytes);
@@ -32,6 +38,7 @@ function handle(req: WorkerRequest): Promise<Extraction | string> {
     return xlsxWholeText(req.bytes);
   }
   if (req.format === 'pdf') return readPdfLocator(req.bytes, req.locator);
+  if (req.format === 'image') return readImageLocator(req.bytes, req.locator);
   if (req.format === 'docx') return readDocx(req.bytes, req.locator);
   if (req.format === 'csv') return readCsv(req.bytes, req.locator);
   if (req.format === 'html') return readHtml(req.bytes, req.locator);
@@ -44,7 +51,8 @@ if (port) {
   port.on('message', async (msg: WorkerRequest & { id: number }) => {
     let reply: WorkerReply;
     try {
-      reply = { id: msg.id, ok: true, value: await handle(msg) };
+      const beat = () => port.postMessage({ id: msg.id, beat: true } satisfies WorkerReply);
+      reply = { id: msg.id, ok: true, value: await handle(msg, beat) };
     } catch (err) {
       reply = { id: msg.id, ok: false, error: toTransferable(err) };
     }

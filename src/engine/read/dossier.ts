@@ -7,6 +7,7 @@ import type { Dossier, ItemView, OutlineEntry } from '#shared/api/types.ts';
 import { AppError } from '#shared/errors.ts';
 import type { FileFormat } from '#shared/types.ts';
 import type { Engine } from '../engine.ts';
+import { ocrLanguagesOf } from '../host/settings.ts';
 import { datedFrom, isDatedNote } from '../ingest/document-date.ts';
 import { readWholeText } from '../ingest/index.ts';
 import { entityDossier } from '../knowledge/entity-dossier.ts';
@@ -146,7 +147,9 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
   if (!file.blob || !file.format)
     return { ...base, text: null, textNote: 'No stored bytes.', highlight: null };
   try {
-    const text = await readWholeText(engine.blobs.get(file.blob), file.format as FileFormat);
+    const text = await readWholeText(engine.blobs.get(file.blob), file.format as FileFormat, {
+      ocrLanguages: ocrLanguagesOf(engine.db),
+    });
     const section = item.storage_kind === 'section' ? locateSection(text, item) : null;
     const highlight =
       (at && item.storage_kind === 'file' ? wordsIn(text, item.body, at) : null) ??

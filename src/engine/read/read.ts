@@ -7,6 +7,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Citation, FileFormat, StorageKind } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import type { Db } from '../db/driver.ts';
+import { ocrLanguagesOf } from '../host/settings.ts';
 import { readLocator, readWholeText } from '../ingest/index.ts';
 import { canSee } from '../scope.ts';
 import { citationOf } from '../search/search.ts';
@@ -90,7 +91,9 @@ async function textOf(
 ): Promise<{ text: string; firstLine: number; file?: ItemRow }> {
   if (row.storage_kind === 'file') {
     if (!row.blob || !row.format) throw new AppError('not-found', `${row.label} has no stored bytes.`);
-    const text = await readWholeText(blobs.get(row.blob), row.format as FileFormat);
+    const text = await readWholeText(blobs.get(row.blob), row.format as FileFormat, {
+      ocrLanguages: ocrLanguagesOf(db),
+    });
     return { text, firstLine: 1, file: row };
   }
   if (row.storage_kind !== 'section' || !row.file_id) return { text: row.body, firstLine: 1 };

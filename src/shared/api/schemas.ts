@@ -8,6 +8,8 @@ import type { Citation, Locator, SearchHit, SearchResult } from '../types.ts';
 
 export const StorageKindSchema = z.enum(['file', 'section', 'note', 'entity']);
 
+const BboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
 export const LocatorSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('text'),
@@ -23,6 +25,8 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     charEnd: z.number(),
     lineStart: z.number(),
     lineEnd: z.number(),
+    bbox: BboxSchema.optional(),
+    ocr: z.string().optional(),
   }),
   z.object({ type: z.literal('xlsx'), sheet: z.string(), rowStart: z.number(), rowEnd: z.number() }),
   z.object({
@@ -53,6 +57,15 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     charEnd: z.number(),
     lineStart: z.number(),
     lineEnd: z.number(),
+  }),
+  z.object({
+    type: z.literal('image'),
+    charStart: z.number(),
+    charEnd: z.number(),
+    lineStart: z.number(),
+    lineEnd: z.number(),
+    bbox: BboxSchema.optional(),
+    ocr: z.string(),
   }),
 ]);
 

@@ -226,7 +226,15 @@ export type ChatThreadSummary = { id: string; title: string; updatedAt: string; 
 export type ChatThread = ChatThreadSummary & { messages: ChatTurn[] };
 export type ChatSendResult = { thread: ChatThreadSummary; user: ChatTurn; answer: ChatTurn };
 
-export type Settings = { indexOnAdd: boolean; dataFolder: string; user: string };
+export type Settings = {
+  indexOnAdd: boolean;
+  /** What scans and pictures are read in (docs/OCR.md [O2]). */
+  ocrLanguages: string[];
+  /** The OCR languages whose data is installed: the only ones that can be chosen. */
+  ocrLanguagesAvailable: string[];
+  dataFolder: string;
+  user: string;
+};
 
 export type WatchedFolder = {
   path: string;

@@ -64,6 +64,7 @@ export function describeLocator(locator: Locator | null | undefined): string | n
     case 'text':
     case 'docx':
     case 'html':
+    case 'image':
       return lines(locator.lineStart, locator.lineEnd);
   }
 }

@@ -190,7 +190,13 @@ export function shellAnswers(files: readonly FileRow[] = []): Handlers {
       workspace: 'ws-test',
     }),
     'status.get': () => status({ counts }),
-    'settings.get': () => ({ indexOnAdd: false, dataFolder: '/home/ada/.org-brain', user: 'ada' }),
+    'settings.get': () => ({
+      indexOnAdd: false,
+      ocrLanguages: ['eng'],
+      ocrLanguagesAvailable: ['eng'],
+      dataFolder: '/home/ada/.org-brain',
+      user: 'ada',
+    }),
     'inbox.list': () => ({ pending: 0, items: [] }),
     'inbox.cards': () => ({
       counts: { duplicate: 0, emptyPage: 0 },

@@ -16,8 +16,9 @@ export function EmptyFiles({ onLoadSample, onWatch, onPickFiles, busy }: EmptyFi
       </div>
       <h2 className="empty__title">Drop files here, watch a folder, or load the sample workspace</h2>
       <p className="empty__text">
-        Org Brain reads Markdown, text, PDF, Word and Excel files up to 100 MB. Files become answerable once
-        they are indexed; every answer cites the passage it came from.
+        Org Brain reads Markdown, text, CSV, web pages, PDF, Word, Excel and PowerPoint files and pictures
+        (read by OCR) up to 100 MB. Files become answerable once they are indexed; every answer cites the
+        passage it came from.
       </p>
       <div className="empty__actions">
         <button type="button" className="button button--primary" onClick={onLoadSample} disabled={busy}>

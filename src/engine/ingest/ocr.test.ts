@@ -1,0 +1,113 @@
+/** OCR of pictures and scanned PDF pages (docs/OCR.md). Small images: OCR is slow on two cores. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
+import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
+import { recognize } from './ocr.ts';
+import { installedOcrLanguages } from './ocr-languages.ts';
+import { ocrPage } from './pdf-ocr.ts';
+
+afterAll(() => closeIngestWorkers());
+
+const dir = join(import.meta.dirname, '../../../test/fixtures/ocr');
+const fixture = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
+const LINES = ['Quarterly invoice total', 'Paid on March 14 2024'];
+
+describe('[O3] pictures', () => {
+  it('reads the words of a PNG, each chunk with its box, and reads it back after a restart', async () => {
+    const bytes = fixture('invoice.png');
+    const ex = await extractFile(bytes, 'image', 'invoice.png');
+    expect(ex.health).toEqual([]);
+    const text = ex.chunks.map((c) => c.body).join('\n');
+    for (const line of LINES) expect(text).toContain(line);
+    const [chunk] = ex.chunks;
+    expect(chunk?.locator).toMatchObject({ type: 'image', charStart: 0, lineStart: 1, ocr: 'eng' });
+    const box = chunk?.locator.type === 'image' ? chunk.locator.bbox : undefined;
+    expect(box?.[0]).toBeLessThan(40);
+    expect(box?.[2]).toBeGreaterThan(300);
+    // A fresh worker has no cache: the read-back OCRs the same bytes again and must agree ([O5]).
+    await closeIngestWorkers();
+    for (const c of ex.chunks) expect(await readLocator(bytes, 'image', c.locator)).toBe(c.body);
+  }, 60_000);
+
+  it('reads JPEG, TIFF and WebP the same way', async () => {
+    for (const name of ['invoice.jpg', 'invoice.tiff', 'invoice.webp']) {
+      const ex = await extractFile(fixture(name), 'image', name);
+      expect(ex.chunks.map((c) => c.body).join('\n'), name).toContain('March 14 2024');
+    }
+  }, 90_000);
+
+  it('refuses a corrupt picture with a reason', async () => {
+    const bytes = fixture('invoice.png').slice(0, 300);
+    await expect(extractFile(bytes, 'image', 'cut.png')).rejects.toMatchObject({
+      code: 'refused',
+      message: expect.stringMatching(/^corrupt or unreadable image: /),
+      details: { file: 'cut.png' },
+    });
+  }, 30_000);
+
+  it('refuses a language whose data is not installed', async () => {
+    expect(installedOcrLanguages()).toContain('eng');
+    await expect(
+      extractFile(fixture('invoice.png'), 'image', 'a.png', { ocrLanguages: ['xyz'] }),
+    ).rejects.toMatchObject({ code: 'refused', message: 'no OCR data installed for language "xyz"' });
+  }, 30_000);
+});
+
+describe('[O3] [O4] scanned PDF pages', () => {
+  it('OCRs a page without a text layer, keeps a page with one, and reads every chunk back', async () => {
+    const jpeg = fixture('invoice.jpg');
+    const layer = 'An invisible OCR layer that is kept as it is';
+    const bytes = buildScanPdf([
+      { jpeg, width: 640, height: 200 },
+      { jpeg, width: 640, height: 200, layer },
+    ]);
+    const ex = await extractFile(bytes, 'pdf', 'scan.pdf');
+    expect(ex.health).toEqual(['1 of 2 pages read by OCR']);
+    const page1 = ex.chunks.filter((c) => c.locator.type === 'pdf' && c.locator.page === 1);
+    expect(page1.map((c) => c.body).join('\n')).toContain('Paid on March 14 2024');
+    expect(page1[0]?.locator).toMatchObject({ type: 'pdf', page: 1, ocr: 'eng' });
+    const page2 = ex.chunks.filter((c) => c.locator.type === 'pdf' && c.locator.page === 2);
+    expect(page2.map((c) => c.body)).toEqual([layer]);
+    expect(page2[0]?.locator).not.toHaveProperty('ocr');
+    await closeIngestWorkers();
+    for (const c of ex.chunks) expect(await readLocator(bytes, 'pdf', c.locator)).toBe(c.body);
+    expect(await readWholeText(bytes, 'pdf')).toContain('Quarterly invoice total');
+  }, 90_000);
+
+  it('skips a page whose OCR fails, with the reason, and keeps what the page had', async () => {
+    const broken = {
+      width: 100,
+      height: 100,
+      channels: 3 as const,
+      data: new Uint8ClampedArray(10),
+      key: 'x',
+    };
+    const got = await ocrPage('p. 7', async () => [broken], ['eng'], 7);
+    expect(got.text).toBe('p. 7');
+    expect(got.lines).toBeNull();
+    expect(got.note).toMatch(/^page 7: OCR failed \(.+\); skipped$/);
+    const thrown = await ocrPage('', () => Promise.reject(new Error('bad image stream')), ['eng'], 2);
+    expect(thrown.note).toBe('page 2: OCR failed (bad image stream); skipped');
+  });
+
+  it('a page past its time bound fails with the reason (and the next page gets a fresh worker)', async () => {
+    const png = fixture('invoice.png');
+    await expect(recognize(Buffer.from(png), ['eng'], 1)).rejects.toMatchObject({
+      code: 'refused',
+      message: 'OCR took longer than 0.001 s',
+    });
+    expect((await recognize(Buffer.from(png), ['eng'])).text).toContain('Paid on March 14 2024');
+  }, 60_000);
+
+  it('a page with no image is left as it is, without OCR', async () => {
+    const got = await ocrPage('', async () => [], ['eng'], 1);
+    expect(got).toEqual({ text: '', lines: null, note: null });
+  });
+});
+
+it('the test images are what they claim', async () => {
+  expect((await sharp(fixture('invoice.tiff')).metadata()).format).toBe('tiff');
+});

@@ -1,0 +1,60 @@
+/**
+ * Whether a PDF page is read by OCR, and reading it (docs/OCR.md [O3], [O4]): a page whose text
+ * layer has fewer than OCR_LAYER_MIN_CHARS visible characters is OCR'd from its largest image; a
+ * page with a layer (an invisible OCR layer included) keeps it. A page that fails is skipped with
+ * a note; the layer text it had is kept.
+ */
+import sharp from 'sharp';
+import type { extractImages } from 'unpdf';
+import { AppError } from '#shared/errors.ts';
+import { type OcrLine, recognize } from './ocr.ts';
+
+const OCR_LAYER_MIN_CHARS = 16;
+/** Images smaller than this on both sides are icons or rules, not scans. */
+const MIN_IMAGE_SIDE = 32;
+
+type Images = Awaited<ReturnType<typeof extractImages>>;
+type Image = Images[number];
+export type OcrPage = { text: string; lines: OcrLine[] | null; note: string | null };
+
+function largest(images: Images): Image | null {
+  let best: Image | null = null;
+  for (const img of images) {
+    if (img.width < MIN_IMAGE_SIDE && img.height < MIN_IMAGE_SIDE) continue;
+    if (!best || img.width * img.height > best.width * best.height) best = img;
+  }
+  return best;
+}
+
+function toPng(img: Image): Promise<Buffer> {
+  const data = Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+  return sharp(data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .greyscale()
+    .png()
+    .toBuffer();
+}
+
+function reasonOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
+}
+
+/** The page's text: the layer as it is, or the layer's few characters, a blank line, then the OCR text. */
+export async function ocrPage(
+  layer: string,
+  images: () => Promise<Images>,
+  langs: string[],
+  page: number,
+): Promise<OcrPage> {
+  if (layer.replace(/\s/g, '').length >= OCR_LAYER_MIN_CHARS) return { text: layer, lines: null, note: null };
+  try {
+    const img = largest(await images());
+    if (!img) return { text: layer, lines: null, note: null };
+    const read = await recognize(await toPng(img), langs);
+    const head = layer.trim() ? `${layer.replace(/\s+$/, '')}\n\n` : '';
+    const lines = read.lines.map((l) => ({ ...l, start: l.start + head.length, end: l.end + head.length }));
+    return { text: head + read.text, lines, note: null };
+  } catch (err) {
+    if (err instanceof AppError && err.code !== 'refused') throw err;
+    return { text: layer, lines: null, note: `page ${page}: OCR failed (${reasonOf(err)}); skipped` };
+  }
+}
