@@ -138,14 +138,15 @@ describe('Org Brain in a browser', () => {
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 
-  it('lists refused files with their reasons: an unsupported PNG and a 101 MB file', async () => {
+  it('lists refused files with their reasons: an unsupported BMP and a 101 MB file', async () => {
     const dir = freshHome('org-brain-e2e-files-');
     cleanup(() => rmSync(dir, { recursive: true, force: true }));
-    const png = path.join(dir, 'diagram.png');
+    // A 1x1 BMP: a picture format Org Brain does not read (PNG, JPEG, TIFF and WebP it reads by OCR).
+    const bmp = path.join(dir, 'diagram.bmp');
     writeFileSync(
-      png,
+      bmp,
       Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'Qk06AAAAAAAAADYAAAAoAAAAAQAAAAEAAAABABgAAAAAAAQAAAAAAAAAAAAAAAAAAAAAAAAA/wAAAA==',
         'base64',
       ),
     );
@@ -157,14 +158,14 @@ describe('Org Brain in a browser', () => {
     const { s } = await start();
     const { page } = s;
     await page.getByRole('heading', { name: /Drop files here/ }).waitFor();
-    await dropFiles(page, [png, huge]);
+    await dropFiles(page, [bmp, huge]);
     const report = page.getByRole('dialog', { name: 'Nothing was added' });
     await report.waitFor({ timeout: 60_000 });
     const refused = report.getByRole('region', { name: 'Refused files' });
-    await refused.getByText('diagram.png').waitFor();
+    await refused.getByText('diagram.bmp').waitFor();
     await refused.getByText('huge-notes.md').waitFor();
     const text = (await refused.textContent()) ?? '';
-    expect(text).toMatch(/diagram\.png.*(unsupported|not supported|format|type)/is);
+    expect(text).toMatch(/diagram\.bmp.*(unsupported|not supported|format|type)/is);
     expect(text).toMatch(/huge-notes\.md.*(100 MB|too large|larger|size|limit)/is);
     await report.getByText('2 refused').waitFor();
     await screenshot(page, '11-refused');

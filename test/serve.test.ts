@@ -92,8 +92,11 @@ describe('brain serve', () => {
       ok: true,
       data: { added: [{ label: 'policy.md', path: 'hr/policy.md' }] },
     });
-    const png = await upload('logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]));
-    expect(await png.json()).toMatchObject({
+    const bmp = await upload(
+      'logo.bmp',
+      new Uint8Array([0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]),
+    );
+    expect(await bmp.json()).toMatchObject({
       ok: true,
       data: { refused: [{ reason: expect.stringMatching(/unsupported/) }] },
     });

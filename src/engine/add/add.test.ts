@@ -29,7 +29,7 @@ describe('add, file by file', () => {
   it('reports in walk order (names sorted, folders depth first, hidden skipped), big files included', async () => {
     ws.write('drop/b.md', text(100, 1));
     ws.write('drop/a/z.txt', text(600 * 1024, 2)); // above the read-ahead limit: read at its turn
-    ws.write('drop/a/y.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]));
+    ws.write('drop/a/y.bmp', new Uint8Array([0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]));
     ws.write('drop/a/x.md', text(50, 3));
     ws.write('drop/.hidden/secret.md', text(50, 4));
     ws.write('drop/.dotfile.md', text(50, 5));
@@ -47,7 +47,7 @@ describe('add, file by file', () => {
     );
     expect(result.refused).toEqual([
       { path: join(ws.files, 'missing.md'), reason: 'no such file or folder' },
-      { path: join(real, 'a/y.png'), reason: expect.stringMatching(/^unsupported file type \.png/) },
+      { path: join(real, 'a/y.bmp'), reason: expect.stringMatching(/^unsupported file type \.bmp/) },
       { path: join(real, 'c.md'), reason: 'empty file (0 bytes)' },
       { path: join(drop, 'e.txt'), reason: 'too large: 101.0 MB (the limit is 100 MB)' },
     ]);

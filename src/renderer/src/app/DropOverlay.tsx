@@ -8,7 +8,9 @@ export function DropOverlay() {
       <div className="drop-overlay__card">
         <Upload size={28} />
         <strong>Drop files or folders to add them</strong>
-        <span>Markdown, text, PDF, Word and Excel · up to 100 MB each</span>
+        <span>
+          Markdown, text, CSV, web pages, PDF, Word, Excel, PowerPoint and pictures · up to 100 MB each
+        </span>
       </div>
     </div>
   );
