@@ -62,14 +62,17 @@ function inspect(dir = ws.home): {
 describe('brain CLI', () => {
   it('add, index, search, read and status speak the documented JSON', async () => {
     writeFileSync(join(ws.files, 'policy.md'), '# Expenses\n\nTaxis after 22:00 are reimbursed.\n');
-    writeFileSync(join(ws.files, 'photo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 1]));
+    writeFileSync(
+      join(ws.files, 'photo.bmp'),
+      Buffer.from([0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]),
+    );
     const added = await ws.brainJson<{
       added: { id: string; label: string; path: string }[];
       refused: unknown[];
     }>('add', ws.files);
     expect(added.added).toHaveLength(1);
     expect(added.refused).toEqual([
-      { path: join(ws.files, 'photo.jpg'), reason: expect.stringMatching(/unsupported/) },
+      { path: join(ws.files, 'photo.bmp'), reason: expect.stringMatching(/unsupported/) },
     ]);
     const indexed = await ws.brainJson<{ indexed: { id: string; sections: number }[]; failed: unknown[] }>(
       'index',

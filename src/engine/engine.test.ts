@@ -37,14 +37,14 @@ describe('add', () => {
   it('adds supported files, refuses the rest with reasons, and is not answerable before indexing', async () => {
     const md = ws.write('handbook.md', HANDBOOK);
     ws.write('notes.txt', 'Plain text notes about the office wifi password policy.');
-    ws.write('picture.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
+    ws.write('picture.bmp', Buffer.from([0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]));
     ws.write('empty.md', '');
     const big = ws.write('big.txt', '');
     truncateSync(big, 101 * 1024 * 1024);
     const result = await engine.add([ws.files]);
     expect(result.added.map((a) => a.label).sort()).toEqual(['handbook.md', 'notes.txt']);
     const reasons = Object.fromEntries(result.refused.map((r) => [r.path.split('/').pop(), r.reason]));
-    expect(reasons['picture.png']).toMatch(/unsupported/);
+    expect(reasons['picture.bmp']).toMatch(/unsupported/);
     expect(reasons['empty.md']).toMatch(/empty/);
     expect(reasons['big.txt']).toMatch(/too large: 101\.0 MB/);
     const row = engine.db

@@ -8,12 +8,13 @@ import { dirname, join } from 'node:path';
 
 export const DEFAULT_OCR_LANGUAGES = ['eng'];
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundler declares its own `require` shim in ESM chunks that use one.
+const fromHere = createRequire(import.meta.url);
 
 /** The folder holding every installed @tesseract.js-data package. */
 function dataRoot(): string | null {
   try {
-    return dirname(dirname(require.resolve('@tesseract.js-data/eng')));
+    return dirname(dirname(fromHere.resolve('@tesseract.js-data/eng')));
   } catch {
     return null;
   }
