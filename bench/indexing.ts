@@ -1,6 +1,7 @@
 /**
  * Part 2, indexing throughput through the real engine (engine.add + engine.index, model off):
  * generated Markdown in MB/s, and real PDFs (copied from the shared fixtures) in pages/s.
+ * Generated CSV, HTML and PPTX (bench/formats.ts) in MB of files per second.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import Database from 'better-sqlite3';
 import { Engine } from '#engine/engine.ts';
 import { indexText } from '#engine/search/scripts.ts';
 import { vocabulary } from './corpus.ts';
+import { type Written, writeCsv, writeHtml, writePptx } from './formats.ts';
 import { mb, rng, round, zipfSampler } from './util.ts';
 
 const PDF_FIXTURES: readonly { file: string; pages: number }[] = [
@@ -37,6 +39,8 @@ export type IndexingResult = {
   markdown: TextRun;
   /** The same generated files as plain .txt: the other chunking path (1000 characters, 100 overlap). */
   text: TextRun;
+  /** Generated CSV exports, saved web pages and slide decks, in MB of the files per second. */
+  formats: (TextRun & { format: string })[];
   pdf: {
     files: number;
     pages: number;
@@ -49,7 +53,7 @@ export type IndexingResult = {
 };
 
 /** Markdown files of about `fileKb` each: headings, paragraphs, lists and the odd code block. */
-function writeMarkdown(dir: string, totalMb: number, fileKb: number): { files: number; bytes: number } {
+function writeMarkdown(dir: string, totalMb: number, fileKb: number): Written {
   mkdirSync(dir, { recursive: true });
   const vocab = vocabulary();
   const rand = rng(11);
@@ -80,10 +84,7 @@ function writeMarkdown(dir: string, totalMb: number, fileKb: number): { files: n
   return { files, bytes };
 }
 
-function textRun(
-  written: { files: number; bytes: number },
-  run: Awaited<ReturnType<typeof timedIndex>>,
-): TextRun {
+function textRun(written: Written, run: Awaited<ReturnType<typeof timedIndex>>): TextRun {
   const { fts5Seconds, ...counts } = run;
   return {
     files: written.files,
@@ -143,6 +144,8 @@ async function timedIndex(home: string, folder: string, modelDir: string) {
 export async function runIndexing(options: {
   dir: string;
   markdownMb: number;
+  /** MB of each of CSV, HTML and PPTX. */
+  formatMb: number;
   pdfCopies: number;
   log: (m: string) => void;
 }): Promise<IndexingResult> {
@@ -161,6 +164,20 @@ export async function runIndexing(options: {
   }
   log(`  the same ${md.files} files as plain text; adding and indexing`);
   const text = textRun(md, await timedIndex(join(dir, 'home-txt'), txtDir, noModel));
+
+  const formats: IndexingResult['formats'] = [];
+  const writers: [string, (d: string, m: number) => Written | Promise<Written>][] = [
+    ['CSV', writeCsv],
+    ['HTML', writeHtml],
+    ['PPTX', writePptx],
+  ];
+  for (const [format, write] of writers) {
+    const folder = join(dir, format.toLowerCase());
+    const written = await write(folder, options.formatMb);
+    log(`  ${format}: ${written.files} files, ${mb(written.bytes).toFixed(1)} MB; adding and indexing`);
+    const run = await timedIndex(join(dir, `home-${format.toLowerCase()}`), folder, noModel);
+    formats.push({ format, ...textRun(written, run) });
+  }
 
   let pdf: IndexingResult['pdf'] = null;
   const available = PDF_FIXTURES.filter((p) => existsSync(join(PDF_DIR, p.file)));
@@ -183,5 +200,5 @@ export async function runIndexing(options: {
     const { fts5Seconds: _, ...counts } = run;
     pdf = { files, pages, ...counts, pagesPerSecond: round(pages / (run.addSeconds + run.indexSeconds)) };
   }
-  return { markdown, text, pdf };
+  return { markdown, text, formats, pdf };
 }

@@ -99,6 +99,26 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
       .all(name) as { body: string; locator: string }[];
   }
 
+  it('[F11] DOCX page headers, footers, footnotes and endnotes are read as text (docs/FORMATS.md)', () => {
+    const margins = sectionsOf('unstr-docx-hdrftr.docx')
+      .map((s) => s.body)
+      .join('\n');
+    for (const words of ['Main document', 'First header para', 'Last header para', 'para1', 'para2'])
+      expect(margins).toContain(words);
+    expect(margins).not.toContain('I should not be included'); // a merged-away table cell
+    const various = sectionsOf('tika-testWORD_various.docx')
+      .map((s) => s.body)
+      .join('\n');
+    for (const words of ['This is the header text.', 'This is the footer text.', 'This is a footnote.'])
+      expect(various).toContain(words);
+    for (const name of ['mammoth-footnotes.docx', 'mammoth-endnotes.docx'])
+      expect(
+        sectionsOf(name)
+          .map((s) => s.body)
+          .join('\n'),
+      ).toContain('A tachyon walks into a bar.');
+  });
+
   it('[O3] scanned pages without a text layer are read by OCR (docs/OCR.md)', () => {
     const happy = sectionsOf('tika-testOCR.pdf');
     expect(happy.map((s) => s.body).join('\n')).toContain('Happy New Year 2003!');

@@ -57,7 +57,12 @@ function coreXml(dates: CoreDates): string {
 <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><cp:lastModifiedBy>tester</cp:lastModifiedBy>${el('created', dates.created)}${el('modified', dates.modified)}</cp:coreProperties>`;
 }
 
-export async function buildDocx(blocks: DocBlock[], dates?: CoreDates): Promise<Uint8Array> {
+/** `parts` adds raw parts (e.g. `word/header1.xml`) to the package as given. */
+export async function buildDocx(
+  blocks: DocBlock[],
+  dates?: CoreDates,
+  parts: Record<string, string> = {},
+): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('[Content_Types].xml', CONTENT_TYPES);
   zip.file('_rels/.rels', ROOT_RELS);
@@ -70,6 +75,7 @@ export async function buildDocx(blocks: DocBlock[], dates?: CoreDates): Promise<
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
   );
+  for (const [name, text] of Object.entries(parts)) zip.file(name, text);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 

@@ -88,4 +88,31 @@ describe('docx', () => {
     expect(canon.text).toBe('T&C\n\none\n\ntwo\n\na\nb\n\nx | y <z>');
     expect(canon.blocks.map((b) => b.level)).toEqual([1, 0, 0, 0, 0]);
   });
+  it('[F11] page headers and footers are read once each, after the body, without field codes', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const part = (tag: string, inner: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><w:${tag} xmlns:w="${W}">${inner}</w:${tag}>`;
+    const p = (t: string) => `<w:p><w:r><w:t>${t}</w:t></w:r></w:p>`;
+    const page = '<w:p><w:r><w:t>Page </w:t></w:r><w:r><w:instrText> PAGE </w:instrText></w:r></w:p>';
+    const merged =
+      '<w:tbl><w:tr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr>' +
+      p('Shown cell') +
+      '</w:tc></w:tr><w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr>' +
+      p('Hidden cell') +
+      '</w:tc></w:tr></w:tbl>';
+    const bytes = await buildDocx(['Body text about expenses.'], undefined, {
+      'word/header1.xml': part('hdr', p('Acme Corp &amp; Partners — Confidential')),
+      'word/header2.xml': part('hdr', p('Acme Corp &amp; Partners — Confidential')),
+      'word/footer1.xml': part('ftr', page + merged),
+      'word/footer2.xml': part('ftr', '<w:p><w:r><w:t>broken'),
+    });
+    const ex = await extractFile(bytes, 'docx', 'memo.docx');
+    expect(ex.chunks.map((c) => [c.key, c.body])).toEqual([
+      ['(preamble)', 'Body text about expenses.'],
+      ['Page headers', 'Page headers\n\nAcme Corp & Partners — Confidential'],
+      ['Page footers', 'Page footers\n\nPage\n\nShown cell'],
+    ]);
+    expect(ex.health).toContain('1 header or footer parts unreadable, skipped');
+    await expectReadBack(bytes, 'docx', ex);
+  });
 });

@@ -1,17 +1,22 @@
-/** DOCX through mammoth's HTML, flattened to a canonical text (see html-blocks.ts). Runs in the worker. */
+/**
+ * DOCX through mammoth's HTML (body, then footnotes and endnotes), then the page headers and
+ * footers mammoth does not read (docx-parts.ts, [F11] in docs/FORMATS.md), flattened to a canonical
+ * text (see html-blocks.ts). Runs in the worker.
+ */
 import mammoth from 'mammoth';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { coreDate } from './core-props.ts';
 import type { DocumentDate } from './document-date.ts';
+import { marginsHtml, pageMargins } from './docx-parts.ts';
 import { blockSections, type CanonicalText, htmlToCanonical } from './html-blocks.ts';
 import { flatPieces, structuredPieces } from './sections.ts';
 import type { Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
 import { verifiedZip } from './zip-verify.ts';
 
-type DocxText = CanonicalText & { warnings: number; dated: DocumentDate | null };
+type DocxText = CanonicalText & { warnings: number; skippedParts: number; dated: DocumentDate | null };
 
 // Images are never read or inlined as data URIs: they carry no text and can be huge.
 const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
@@ -25,7 +30,13 @@ async function convert(bytes: Uint8Array): Promise<DocxText> {
       { convertImage: noImages, externalFileAccess: false },
     );
     const warnings = result.messages.filter((m) => m.type === 'warning').length;
-    return { ...htmlToCanonical(result.value), warnings, dated: coreDate(checked) };
+    const margins = pageMargins(checked);
+    return {
+      ...htmlToCanonical(result.value + marginsHtml(margins)),
+      warnings,
+      skippedParts: margins.skipped,
+      dated: coreDate(checked),
+    };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AppError('refused', `corrupt or unreadable Word document: ${reason.slice(0, 200)}`);
@@ -40,6 +51,7 @@ function healthOf(doc: DocxText, chunks: number): string[] {
   const health: string[] = [];
   if (doc.tables > 0) health.push(`tables flattened to text (${doc.tables})`);
   if (doc.warnings > 0) health.push(`${doc.warnings} conversion warnings (some content may be missing)`);
+  if (doc.skippedParts > 0) health.push(`${doc.skippedParts} header or footer parts unreadable, skipped`);
   if (chunks === 0) health.push('no text in the document body');
   return health;
 }

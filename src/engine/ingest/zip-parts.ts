@@ -2,7 +2,7 @@
  * Reads named parts of an archive that zip-verify.ts has already counted and rebuilt ([Z1] in
  * docs/SECURITY.md), so every entry's real inflated size is at most its declared size. OPC part
  * names compare without case (ECMA-376 part 2). Used by pptx.ts, which has no parser library of
- * its own to open the archive.
+ * its own to open the archive, and by docx-parts.ts for the parts mammoth does not read.
  */
 import { inflateRawSync } from 'node:zlib';
 import { readZipDirectory, type ZipEntry } from './zip-directory.ts';
@@ -11,7 +11,12 @@ const LOCAL_SIG = 0x04034b50;
 
 type PartRead = { ok: true; text: string } | { ok: false; why: 'missing' | 'too large' };
 
-export type ZipParts = { has: (name: string) => boolean; read: (name: string) => PartRead };
+export type ZipParts = {
+  has: (name: string) => boolean;
+  read: (name: string) => PartRead;
+  /** Every part name, lower-cased, in directory order. */
+  names: () => string[];
+};
 
 function partBytes(zip: Uint8Array, entry: ZipEntry): Uint8Array {
   const dv = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
@@ -28,6 +33,7 @@ export function zipParts(zip: Uint8Array, maxBytes: number): ZipParts {
   const entries = new Map(readZipDirectory(zip).map((e) => [e.name.toLowerCase(), e]));
   return {
     has: (name) => entries.has(name.toLowerCase()),
+    names: () => [...entries.keys()],
     read: (name) => {
       const entry = entries.get(name.toLowerCase());
       if (!entry) return { ok: false, why: 'missing' };
