@@ -13,7 +13,7 @@ export function StatusProvider({ children }: { children: ReactNode }) {
   const settings = useCall('settings.get', undefined);
   const setSettings = settings.setData;
   const updateSettings = useCallback(
-    async (patch: { indexOnAdd?: boolean }) => {
+    async (patch: { indexOnAdd?: boolean; ocrLanguages?: string[] }) => {
       const next = await call('settings.set', patch);
       setSettings(next);
       return next;

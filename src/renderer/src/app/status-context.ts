@@ -19,7 +19,7 @@ export type StatusState = {
   refreshStatus: () => void;
   settings: Settings | null;
   /** settings.set, shared by every screen that shows a setting. Throws an AppError on failure. */
-  updateSettings: (patch: { indexOnAdd?: boolean }) => Promise<Settings>;
+  updateSettings: (patch: { indexOnAdd?: boolean; ocrLanguages?: string[] }) => Promise<Settings>;
 };
 
 export const StatusContext = createContext<StatusState | null>(null);

@@ -9,6 +9,7 @@ import { call } from '../../lib/api.ts';
 import { AccessChecks } from './AccessChecks.tsx';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { EmbeddingModelChoice } from './EmbeddingModelChoice.tsx';
+import { OcrLanguageSetting } from './OcrLanguageSetting.tsx';
 import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 import './settings.css';
@@ -63,6 +64,7 @@ export function SettingsScreen() {
                 onChange={(on) => void setIndexOnAdd(on)}
               />
             </div>
+            <OcrLanguageSetting />
           </section>
 
           <WatchedFolders />
