@@ -119,6 +119,17 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
       ).toContain('A tachyon walks into a bar.');
   });
 
+  it('[F12] CJK PDFs with CID fonts and no ToUnicode read through the packaged CMaps (docs/FORMATS.md)', () => {
+    const text = (name: string) =>
+      sectionsOf(name)
+        .map((s) => s.body)
+        .join('\n');
+    expect(text('pdfjs-issue16538.pdf')).toContain('マーケットモデル');
+    expect(text('pdfjs-vertical.pdf')).toContain('あいうえお');
+    expect(text('pdfjs-issue12823.pdf')).toContain('知识库简介');
+    expect(text('pypdf-multilang.pdf')).toContain('こんにちは世界');
+  });
+
   it('[O3] scanned pages without a text layer are read by OCR (docs/OCR.md)', () => {
     const happy = sectionsOf('tika-testOCR.pdf');
     expect(happy.map((s) => s.body).join('\n')).toContain('Happy New Year 2003!');

@@ -8,6 +8,7 @@ import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
 import { boxOf, type OcrLine } from './ocr.ts';
+import { packagedDataOptions } from './pdf-data.ts';
 import { ocrPage } from './pdf-ocr.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction } from './types.ts';
@@ -86,7 +87,11 @@ async function withPdf<T>(bytes: Uint8Array, use: (doc: PdfDoc) => Promise<T>): 
   let doc: PdfDoc | null = null;
   try {
     // pdf.js detaches the buffer it is given, so it gets its own copy.
-    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false });
+    doc = await getDocumentProxy(new Uint8Array(bytes), {
+      verbosity: 0,
+      isEvalSupported: false,
+      ...packagedDataOptions(),
+    });
     return await use(doc);
   } catch (err) {
     throw pdfError(err);
