@@ -193,9 +193,16 @@ function place(a: Arena, id: number, raw: Buffer[], hash: string, rowids: Float6
   return c;
 }
 
+/**
+ * A chunk's rowids (i64 little-endian) as numbers. Read as two 32-bit halves: a BigInt per row
+ * cost about 60 ms a million rows at a mirror's start, the halves under 10 (rowids stay far
+ * below 2^53).
+ */
 const rowidsOf = (blob: Buffer) => {
   const rowids = new Float64Array(blob.length / 8);
-  for (let i = 0; i < rowids.length; i++) rowids[i] = Number(blob.readBigInt64LE(i * 8));
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  for (let i = 0; i < rowids.length; i++)
+    rowids[i] = view.getUint32(i * 8, true) + view.getInt32(i * 8 + 4, true) * 4294967296;
   return rowids;
 };
 
