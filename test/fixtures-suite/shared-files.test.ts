@@ -99,7 +99,7 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
       .all(name) as { body: string; locator: string }[];
   }
 
-  it('[F11] DOCX page headers, footers, footnotes and endnotes are read as text (docs/FORMATS.md)', () => {
+  it('[F16] DOCX page headers, footers, footnotes and endnotes are read as text (docs/FORMATS.md)', () => {
     const margins = sectionsOf('unstr-docx-hdrftr.docx')
       .map((s) => s.body)
       .join('\n');
@@ -119,7 +119,7 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
       ).toContain('A tachyon walks into a bar.');
   });
 
-  it('[F12] CJK PDFs with CID fonts and no ToUnicode read through the packaged CMaps (docs/FORMATS.md)', () => {
+  it('[F17] CJK PDFs with CID fonts and no ToUnicode read through the packaged CMaps (docs/FORMATS.md)', () => {
     const text = (name: string) =>
       sectionsOf(name)
         .map((s) => s.body)

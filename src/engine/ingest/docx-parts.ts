@@ -1,5 +1,5 @@
 /**
- * The text of a Word document's page headers and footers, which mammoth does not read ([F11] in
+ * The text of a Word document's page headers and footers, which mammoth does not read ([F16] in
  * docs/FORMATS.md). Read from the archive zip-verify.ts has already counted and rebuilt, with
  * @xmldom/xmldom (no external entities, no DTD expansion). Paragraphs repeat across a section's
  * first, even and default headers, so each distinct paragraph is kept once, in part order.

@@ -88,7 +88,7 @@ describe('docx', () => {
     expect(canon.text).toBe('T&C\n\none\n\ntwo\n\na\nb\n\nx | y <z>');
     expect(canon.blocks.map((b) => b.level)).toEqual([1, 0, 0, 0, 0]);
   });
-  it('[F11] page headers and footers are read once each, after the body, without field codes', async () => {
+  it('[F16] page headers and footers are read once each, after the body, without field codes', async () => {
     const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
     const part = (tag: string, inner: string) =>
       `<?xml version="1.0" encoding="UTF-8"?><w:${tag} xmlns:w="${W}">${inner}</w:${tag}>`;

@@ -1,6 +1,6 @@
 /**
  * DOCX through mammoth's HTML (body, then footnotes and endnotes), then the page headers and
- * footers mammoth does not read (docx-parts.ts, [F11] in docs/FORMATS.md), flattened to a canonical
+ * footers mammoth does not read (docx-parts.ts, [F16] in docs/FORMATS.md), flattened to a canonical
  * text (see html-blocks.ts). Runs in the worker.
  */
 import mammoth from 'mammoth';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PackagedPdfData, packagedDataOptions } from './pdf-data.ts';
 
-describe('[F12] pdf.js data from the package', () => {
+describe('[F17] pdf.js data from the package', () => {
   const data = new PackagedPdfData();
 
   it('reads a predefined CMap and a standard font from pdfjs-dist on disk', async () => {

@@ -1,6 +1,6 @@
 /**
  * The data files pdf.js needs for some PDFs, read from the pdfjs-dist package on disk, never
- * fetched ([F12] in docs/FORMATS.md): the predefined Adobe CMaps that map the character codes of
+ * fetched ([F17] in docs/FORMATS.md): the predefined Adobe CMaps that map the character codes of
  * CID fonts (Japanese, Chinese, Korean PDFs with Identity-H/V encodings and no ToUnicode table)
  * to text, and the standard 14 fonts' data. Handed to pdf.js as its `BinaryDataFactory`.
  */
