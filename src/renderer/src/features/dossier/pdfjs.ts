@@ -1,0 +1,91 @@
+/**
+ * pdf.js in the renderer, under the app's CSP and with no network ([F11] in docs/FORMATS.md):
+ * - the worker is pdfjs-dist's own, bundled by Vite as a same-origin asset (script-src 'self'); where
+ *   a worker cannot start, pdf.js runs it on the page instead (its "fake worker", the same file);
+ * - no eval (isEvalSupported: false) and no WebAssembly (useWasm: false: the CSP allows neither);
+ * - no font is handed to the page as a FontFace (disableFontFace: glyphs are drawn as paths) and no
+ *   system font is asked for; the 14 standard fonts and the CMaps come from pdfjs-dist, bundled
+ *   into lazily loaded chunks of the app itself, so pdf.js never fetches anything.
+ * Loaded with import() by PdfPageView, so the app's first screen does not carry pdf.js.
+ */
+import { GlobalWorkerOptions, getDocument, OPS, type PDFDocumentLoadingTask } from 'pdfjs-dist';
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { type ImageOps, largestImage, type PaintedImage } from './pdf-geometry.ts';
+
+GlobalWorkerOptions.workerSrc = workerUrl;
+
+type Loader = () => Promise<string>;
+const STANDARD_FONTS = import.meta.glob<string>(
+  '../../../../../node_modules/pdfjs-dist/standard_fonts/*.{pfb,ttf}',
+  { query: '?inline', import: 'default' },
+);
+const CMAPS = import.meta.glob<string>('../../../../../node_modules/pdfjs-dist/cmaps/*.bcmap', {
+  query: '?inline',
+  import: 'default',
+});
+
+function byName(files: Record<string, Loader>): Map<string, Loader> {
+  return new Map(Object.entries(files).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load]));
+}
+const FILES: Record<string, Map<string, Loader>> = {
+  standardFontDataUrl: byName(STANDARD_FONTS),
+  cMapUrl: byName(CMAPS),
+};
+
+function bytesOfDataUrl(url: string): Uint8Array {
+  const comma = url.indexOf(',');
+  const head = url.slice(0, comma);
+  const body = url.slice(comma + 1);
+  if (!head.endsWith(';base64')) return new TextEncoder().encode(decodeURIComponent(body));
+  return bytesOfBase64(body);
+}
+
+/** Base64 to bytes (items.original's answer, the bundled data). */
+export function bytesOfBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** pdf.js's BinaryDataFactory, answered from the bundle: a font or CMap by its file name. */
+class BundledData {
+  async fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
+    const load = FILES[kind]?.get(filename);
+    if (!load) throw new Error(`${filename} is not bundled with the app`);
+    return bytesOfDataUrl(await load());
+  }
+}
+
+/** Opens a PDF's bytes; destroying the task ends the document and its worker. */
+export function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
+  return getDocument({
+    data,
+    isEvalSupported: false,
+    useWasm: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    // pdf.js asks the factory for files by name; the URLs only say that there are some.
+    cMapUrl: 'bundled/',
+    cMapPacked: true,
+    standardFontDataUrl: 'bundled/',
+    BinaryDataFactory: BundledData,
+    enableXfa: false,
+    verbosity: 0,
+  });
+}
+
+const IMAGE_OPS: ImageOps = {
+  save: OPS.save,
+  restore: OPS.restore,
+  transform: OPS.transform,
+  paintFormXObjectBegin: OPS.paintFormXObjectBegin,
+  paintFormXObjectEnd: OPS.paintFormXObjectEnd,
+  paintImageXObject: OPS.paintImageXObject,
+};
+
+/** The page's largest image and where it is drawn (the one the engine OCRs: docs/OCR.md [O3]). */
+export function largestImageOf(list: { fnArray: number[]; argsArray: unknown[] }): PaintedImage | null {
+  return largestImage(list, IMAGE_OPS);
+}
