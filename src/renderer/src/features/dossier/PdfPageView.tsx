@@ -162,7 +162,11 @@ export function PdfPageView({ itemId, blob, label, target: given, scrollKey, onS
       const pdfjs = await loadPdfjs();
       const bytes = await bytesOf(askFor.current, source === askFor.current ? null : source, pdfjs);
       if (gone) return;
-      task = pdfjs.openPdf(bytes);
+      task = await pdfjs.openPdf(bytes);
+      if (gone) {
+        void task.destroy();
+        return;
+      }
       const doc = await task.promise;
       if (gone) return;
       setPages(doc.numPages);
@@ -208,6 +212,8 @@ export function PdfPageView({ itemId, blob, label, target: given, scrollKey, onS
       el.height = Math.floor(viewport.height * ratio);
       const context = el.getContext('2d');
       if (!context) throw new Error('the canvas has no 2D context');
+      setScale(s);
+      setSize({ width: viewport.width, height: viewport.height });
       render = proxy.render({
         canvas: el,
         canvasContext: context,
@@ -219,8 +225,6 @@ export function PdfPageView({ itemId, blob, label, target: given, scrollKey, onS
       const transform = viewport.transform as unknown as Matrix;
       const boxes = page === target.page ? await highlightOf(pdfjs, proxy, transform, target) : [];
       if (gone) return;
-      setScale(s);
-      setSize({ width: viewport.width, height: viewport.height });
       setRects(boxes);
       setStatus({ state: 'ready' });
     })().catch((err: unknown) => {
@@ -261,8 +265,9 @@ export function PdfPageView({ itemId, blob, label, target: given, scrollKey, onS
     [scale],
   );
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.target instanceof HTMLInputElement) return;
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    // The page number box types its own keys; Ctrl/Cmd with + or - is the window's zoom.
+    if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === 'PageDown') goTo(page + 1);
     else if (e.key === 'PageUp') goTo(page - 1);
     else if (e.key === '+' || e.key === '=') zoomBy(1);

@@ -1,7 +1,9 @@
 /**
  * pdf.js in the renderer, under the app's CSP and with no network ([F11] in docs/FORMATS.md):
- * - the worker is pdfjs-dist's own, bundled by Vite as a same-origin asset (script-src 'self'); where
- *   a worker cannot start, pdf.js runs it on the page instead (its "fake worker", the same file);
+ * - the worker is pdfjs-dist's own, bundled by Vite as a same-origin asset (script-src 'self'). A
+ *   file:// page (the Electron app) has an origin pdf.js cannot compare, and pdf.js would then start
+ *   the worker through a blob: URL, which the CSP refuses: there the worker's code is imported and
+ *   runs on the page (pdf.js's "fake worker"), as it does wherever a worker fails to start;
  * - no eval (isEvalSupported: false) and no WebAssembly (useWasm: false: the CSP allows neither);
  * - no font is handed to the page as a FontFace (disableFontFace: glyphs are drawn as paths) and no
  *   system font is asked for; the 14 standard fonts and the CMaps come from pdfjs-dist, bundled
@@ -57,8 +59,16 @@ class BundledData {
   }
 }
 
+/** Whether pdf.js can start its worker here: only from an origin it can compare (not file://). */
+function workerCanStart(): boolean {
+  const origin = URL.parse(window.location.href)?.origin;
+  return Boolean(origin) && origin !== 'null';
+}
+
 /** Opens a PDF's bytes; destroying the task ends the document and its worker. */
-export function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
+export async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
+  // The worker module, imported on the page, registers its handler there (globalThis.pdfjsWorker).
+  if (!workerCanStart()) await import(/* @vite-ignore */ workerUrl);
   return getDocument({
     data,
     isEvalSupported: false,
