@@ -12,6 +12,7 @@ import {
 } from 'react';
 import type { Bbox } from '#shared/types.ts';
 import { call } from '../../lib/api.ts';
+import { bytesOfBase64 } from '../../lib/base64.ts';
 import { bboxToViewport, type Matrix, type Rect, rectsForRange } from './pdf-geometry.ts';
 import '../../components/notice.css';
 import './dossier.css';
@@ -56,10 +57,10 @@ function isCancel(err: unknown): boolean {
 /** The last PDF's bytes, by content hash: another passage of the same file does not fetch them again. */
 let lastBytes: { blob: string; bytes: Uint8Array } | null = null;
 
-async function bytesOf(itemId: string, blob: string | null, pdfjs: Pdfjs): Promise<Uint8Array> {
+async function bytesOf(itemId: string, blob: string | null): Promise<Uint8Array> {
   if (!blob || lastBytes?.blob !== blob) {
     const original = await call('items.original', { id: itemId });
-    lastBytes = { blob: original.blob, bytes: pdfjs.bytesOfBase64(original.base64) };
+    lastBytes = { blob: original.blob, bytes: bytesOfBase64(original.base64) };
   }
   // pdf.js takes the buffer it is given (it moves to the worker): it gets a copy.
   return lastBytes.bytes.slice();
@@ -159,8 +160,10 @@ export function PdfPageView({ itemId, blob, label, target: given, scrollKey, onS
     setLoaded(null);
     setStatus({ state: 'loading' });
     (async () => {
-      const pdfjs = await loadPdfjs();
-      const bytes = await bytesOf(askFor.current, source === askFor.current ? null : source, pdfjs);
+      const [bytes, pdfjs] = await Promise.all([
+        bytesOf(askFor.current, source === askFor.current ? null : source),
+        loadPdfjs(),
+      ]);
       if (gone) return;
       task = await pdfjs.openPdf(bytes);
       if (gone) {

@@ -12,6 +12,7 @@
  */
 import { GlobalWorkerOptions, getDocument, OPS, type PDFDocumentLoadingTask } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { bytesOfBase64 } from '../../lib/base64.ts';
 import { type ImageOps, largestImage, type PaintedImage } from './pdf-geometry.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -40,14 +41,6 @@ function bytesOfDataUrl(url: string): Uint8Array {
   const body = url.slice(comma + 1);
   if (!head.endsWith(';base64')) return new TextEncoder().encode(decodeURIComponent(body));
   return bytesOfBase64(body);
-}
-
-/** Base64 to bytes (items.original's answer, the bundled data). */
-export function bytesOfBase64(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /** pdf.js's BinaryDataFactory, answered from the bundle: a font or CMap by its file name. */
