@@ -7,12 +7,13 @@
  * yellow while the page below the text is blank paper. Then page navigation, zoom and the text
  * view; and bytes that cannot be drawn give the error with the text view still there.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildPdf } from '../test/ingest-helpers/build-pdf.ts';
+import { buildScanPdf } from '../test/ingest-helpers/build-scan-pdf.ts';
 import { screenshot, unexpectedProblems } from './support/browser.ts';
 import { brain, freshHome } from './support/serve.ts';
 import { cleanup, start } from './support/session.ts';
@@ -35,27 +36,33 @@ const FIRST_BASELINE = 760;
 const LEADING = 14;
 const SIZE = 10;
 
-/** A folder with report.pdf, added and indexed through the CLI before the app starts. */
-async function indexedReport(): Promise<string> {
+/** A folder with these files, added and indexed through the CLI before the app starts. */
+async function indexed(files: Record<string, Uint8Array>): Promise<string> {
   const home = freshHome();
   const root = freshHome('org-brain-pdf-');
   const folder = path.join(root, 'docs');
   mkdirSync(folder, { recursive: true });
   cleanup(() => rmSync(root, { recursive: true, force: true }));
-  writeFileSync(path.join(folder, 'report.pdf'), buildPdf(PAGES));
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(folder, name), bytes);
   await brain(home, ['add', folder, '--json']);
   await brain(home, ['index']);
   return home;
 }
 
-/** Asks Chat about page 2's words and opens the first citation (the model is off: the passages answer). */
-async function openPage2Citation(page: Page): Promise<Locator> {
+const indexedReport = () => indexed({ 'report.pdf': buildPdf(PAGES) });
+
+/** Asks Chat and opens the first citation, of `file` page 2 (the model is off: the passages answer). */
+async function openPage2Citation(
+  page: Page,
+  question = 'zephyr timetable sailings',
+  file = 'report.pdf',
+): Promise<Locator> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
   const message = page.getByRole('textbox', { name: 'Message' });
-  await message.fill('zephyr timetable sailings');
+  await message.fill(question);
   await message.press('Enter');
   const answer = page.getByRole('article', { name: 'Answer' }).last();
-  const citation = answer.getByRole('button', { name: /Open citation 1: report\.pdf · p\. 2/ });
+  const citation = answer.getByRole('button', { name: `Open citation 1: ${file} · p. 2`, exact: false });
   await citation.waitFor({ timeout: 30_000 });
   await citation.click();
   return page.getByRole('complementary', { name: 'Dossier' });
@@ -202,5 +209,47 @@ describe('PDF citations on the page', () => {
     expect(await cited.textContent()).toContain('zephyr timetable');
     // pdf.js reports the damaged file on the console; nothing else may.
     expect(unexpectedProblems(s.problems, [/Invalid PDF|PDF structure|Warning/i])).toEqual([]);
+  });
+
+  it("highlights an OCR'd passage by its box on the scanned page", async () => {
+    // Page 1 has a text layer; page 2 is only a scan (test/fixtures/ocr/invoice.jpg, 640×200 px),
+    // drawn across the page's width, so OCR reads it and its passage carries the box it read.
+    const jpeg = new Uint8Array(readFileSync(path.resolve('test/fixtures/ocr/invoice.jpg')));
+    const scan = buildScanPdf([
+      { jpeg, width: 640, height: 200, layer: 'A cover page with a text layer of its own words' },
+      { jpeg, width: 640, height: 200 },
+    ]);
+    const home = await indexed({ 'scan.pdf': scan });
+    const found = JSON.parse(await brain(home, ['search', 'Paid on March', '--json'])) as {
+      hits: { citation: { locator: { page: number; bbox?: [number, number, number, number] } } | null }[];
+    };
+    const locator = found.hits.find((h) => h.citation?.locator.page === 2)?.citation?.locator;
+    const bbox = locator?.bbox;
+    if (!bbox) throw new Error(`no OCR box in ${JSON.stringify(found.hits)}`);
+
+    const { s } = await start(home);
+    const { page } = s;
+    const dossier = await openPage2Citation(page, 'Paid on March', 'scan.pdf');
+    const canvas = dossier.getByRole('img', { name: 'Page 2 of 2, scan.pdf' });
+    await canvas.waitFor({ timeout: 30_000 });
+    const marks = dossier.locator('.pdf-view__mark');
+    await marks.first().waitFor({ timeout: 30_000 });
+    expect(await marks.count()).toBe(1);
+    await screenshot(page, 'pdf-05-ocr-box');
+
+    // build-scan-pdf.ts draws the 640 px image over the page's 612 pt width: 612 / 640 pt a pixel.
+    const sheet = await boxOf(canvas);
+    const scale = sheet.width / PAGE_W;
+    const perPixel = PAGE_W / 640;
+    const box = await boxOf(marks.first());
+    const tolerance = 2.5;
+    expect(Math.abs((box.x - sheet.x) / scale - bbox[0] * perPixel)).toBeLessThan(tolerance);
+    expect(
+      Math.abs((box.y - sheet.y) / scale - bbox[1] * (Math.round((PAGE_W * 200) / 640) / 200)),
+    ).toBeLessThan(tolerance);
+    expect(Math.abs(box.width / scale - (bbox[2] - bbox[0]) * perPixel)).toBeLessThan(tolerance);
+    const inside = await pixelsIn(page, box);
+    expect(inside.ink / inside.all).toBeGreaterThan(0.02);
+    expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 });
