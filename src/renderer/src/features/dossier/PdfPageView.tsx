@@ -54,16 +54,20 @@ function isCancel(err: unknown): boolean {
   return err instanceof Error && err.name === 'RenderingCancelledException';
 }
 
-/** The last PDF's bytes, by content hash: another passage of the same file does not fetch them again. */
+/**
+ * The last PDF's bytes, by content hash, when they are not large: another passage of the same file
+ * does not fetch them again, and a closed dossier keeps at most this much.
+ */
 let lastBytes: { blob: string; bytes: Uint8Array } | null = null;
+const KEEP_AT_MOST = 32 * 1024 * 1024;
 
 async function bytesOf(itemId: string, blob: string | null): Promise<Uint8Array> {
-  if (!blob || lastBytes?.blob !== blob) {
-    const original = await call('items.original', { id: itemId });
-    lastBytes = { blob: original.blob, bytes: bytesOfBase64(original.base64) };
-  }
-  // pdf.js takes the buffer it is given (it moves to the worker): it gets a copy.
-  return lastBytes.bytes.slice();
+  // pdf.js takes the buffer it is given (it moves to the worker): it gets a copy of a kept one.
+  if (blob && lastBytes?.blob === blob) return lastBytes.bytes.slice();
+  const original = await call('items.original', { id: itemId });
+  const bytes = bytesOfBase64(original.base64);
+  lastBytes = bytes.length <= KEEP_AT_MOST ? { blob: original.blob, bytes: bytes.slice() } : null;
+  return bytes;
 }
 
 type Pdfjs = typeof import('./pdfjs.ts');
