@@ -67,6 +67,8 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src/renderer'),
     plugins: [react(), contentSecurityPolicy()],
+    // pdf.js's CMaps and standard fonts, bundled for the page view (src/renderer/src/features/dossier/pdfjs.ts).
+    assetsInclude: ['**/*.bcmap', '**/*.pfb'],
     build: {
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
     },

@@ -84,9 +84,15 @@ describe('Org Brain in a browser', () => {
     await answer.getByRole('list', { name: 'Memories used' }).waitFor();
     await screenshot(page, '05-chat-answer');
 
-    // The citation opens the dossier at the cited range: highlighted and scrolled into view.
+    // The citation opens the dossier on the PDF's cited page, the cited text highlighted on it
+    // (docs/FORMATS.md [F15]; e2e/pdf-view.e2e.ts checks where); its text view marks the cited
+    // range and scrolls it into view.
     await citation.click();
-    const cited = page.getByRole('complementary', { name: 'Dossier' }).locator('mark.cited');
+    const pane = page.getByRole('complementary', { name: 'Dossier' });
+    await pane.locator('.pdf-view__mark').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, '06-dossier-citation-page');
+    await pane.getByRole('button', { name: 'Text', exact: true }).click();
+    const cited = pane.locator('mark.cited');
     await cited.waitFor();
     expect((await cited.textContent())?.length ?? 0).toBeGreaterThan(20);
     await expect.poll(() => cited.isVisible()).toBe(true);
@@ -132,7 +138,7 @@ describe('Org Brain in a browser', () => {
       .last()
       .getByRole('button', { name: /Open citation 1:/ })
       .click();
-    await page.getByRole('complementary', { name: 'Dossier' }).locator('mark.cited').waitFor();
+    await page.getByRole('complementary', { name: 'Dossier' }).locator('.pdf-view__mark').first().waitFor();
     await screenshot(page, '14-chat-dossier-dark');
 
     expect(unexpectedProblems(s.problems)).toEqual([]);

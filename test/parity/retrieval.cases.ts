@@ -1,4 +1,8 @@
-/** Parity rows for search.query, items.read and context.get (src/shared/api/ops/retrieval.ts). */
+/**
+ * Parity rows for search.query, items.read and context.get (src/shared/api/ops/retrieval.ts), and
+ * items.original beside items.read (src/shared/api/ops/items.ts: the app's surfaces only, so `cli`
+ * is empty): the workspace holds no PDF, so its rows are its refusals.
+ */
 import type { Case, ParityWorld } from './case.ts';
 
 export function retrievalCases(w: ParityWorld): Case[] {
@@ -26,6 +30,18 @@ export function retrievalCases(w: ParityWorld): Case[] {
       op: 'items.read',
       input: { id: 's_00000000000000000000' },
       cli: ['read', 's_00000000000000000000'],
+    },
+    {
+      name: "a Markdown passage's original bytes",
+      op: 'items.original',
+      input: { id: w.sectionId },
+      cli: [],
+    },
+    {
+      name: "a missing item's original bytes",
+      op: 'items.original',
+      input: { id: 's_00000000000000000000' },
+      cli: [],
     },
     {
       name: 'the context of a turn',

@@ -1,12 +1,20 @@
 /**
- * items.planMove, items.move, items.remove and items.erase (src/shared/api/ops/items.ts), as every
- * surface runs them: the rules and the writes are the engine's (src/engine/add/move.ts,
- * src/engine/knowledge/remove.ts, src/engine/knowledge/erase.ts), recorded in Activity.
+ * items.planMove, items.move, items.remove, items.erase and items.original
+ * (src/shared/api/ops/items.ts), as every surface runs them: the rules and the writes are the
+ * engine's (src/engine/add/move.ts, src/engine/knowledge/remove.ts, src/engine/knowledge/erase.ts,
+ * src/engine/read/original.ts), recorded in Activity (items.original only reads).
  */
 import type { ParsedInputOf } from '#shared/api/operation.ts';
-import type { ItemsErase, ItemsMove, ItemsPlanMove, ItemsRemove } from '#shared/api/ops/items.ts';
+import type {
+  ItemsErase,
+  ItemsMove,
+  ItemsOriginal,
+  ItemsPlanMove,
+  ItemsRemove,
+} from '#shared/api/ops/items.ts';
 import { eraseSource } from '../knowledge/erase.ts';
 import { removeSource } from '../knowledge/remove.ts';
+import { readOriginal } from '../read/original.ts';
 import { logEvent } from '../telemetry.ts';
 import type { CommandContext } from './types.ts';
 
@@ -53,9 +61,16 @@ async function itemsErase(ctx: CommandContext, input: ParsedInputOf<typeof Items
   return result;
 }
 
+/** The bytes of a PDF the caller can see, for the dossier's page view ([F15] in docs/FORMATS.md). */
+async function itemsOriginal(ctx: CommandContext, input: ParsedInputOf<typeof ItemsOriginal>) {
+  const { engine } = ctx;
+  return readOriginal(engine.db, engine.blobs, input.id, engine.scopes());
+}
+
 export const itemHandlers = {
   'items.planMove': itemsPlanMove,
   'items.move': itemsMove,
   'items.remove': itemsRemove,
   'items.erase': itemsErase,
+  'items.original': itemsOriginal,
 };

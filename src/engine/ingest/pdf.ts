@@ -4,6 +4,7 @@
  */
 import { extractImages, getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
+import { pdfPageText } from '#shared/pdf-text.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
@@ -28,14 +29,14 @@ function pdfError(err: unknown): AppError {
   return new AppError('refused', `corrupt or unreadable PDF: ${reason.slice(0, 200)}`);
 }
 
-/** The same text unpdf's extractText gives a page: item strings, a newline after end-of-line items. */
+/**
+ * The same text unpdf's extractText gives a page: item strings, a newline after end-of-line items
+ * ([F15] in docs/FORMATS.md; the dossier's page view counts characters with the same rule).
+ */
 async function pageText(doc: PdfDoc, page: number): Promise<string> {
   const proxy = await doc.getPage(page);
   const content = await proxy.getTextContent();
-  let text = '';
-  for (const item of content.items) {
-    if ('str' in item && item.str != null) text += item.str + (item.hasEOL ? '\n' : '');
-  }
+  const { text } = pdfPageText(content.items);
   proxy.cleanup();
   return text;
 }

@@ -7,6 +7,8 @@ import { CONTENT_SECURITY_POLICY } from '#shared/csp.ts';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  // pdf.js's worker (docs/FORMATS.md [F15]): a module worker must come as JavaScript.
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',

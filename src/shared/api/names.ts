@@ -78,6 +78,7 @@ export const API_COMMANDS = [
   'knowledge.compile',
   'items.remove',
   'items.erase',
+  'items.original',
   'items.versions',
   'observations.add',
   'observations.list',

@@ -103,4 +103,29 @@ export const ItemsErase = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
-export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove, ItemsRemove, ItemsErase] as const;
+/**
+ * The bytes a PDF passage was cut from, for the dossier's page view ([F15] in docs/FORMATS.md):
+ * asked by item id (a PDF file or one of its sections), never by hash, through the same scope
+ * check as reading the item's text. A section answers the bytes it was indexed from (its own blob),
+ * so its page and characters still fit after the file changed. The app's alone: base64 in the JSON
+ * answer, as every transport carries JSON, at most the file limit (MAX_FILE_BYTES).
+ */
+export const ItemsOriginal = defineOperation({
+  name: 'items.original',
+  summary: "The stored bytes of a PDF file or of a PDF passage's file, base64",
+  input: z.object({ id: z.string().trim().min(1).max(64) }).strict(),
+  output: z.object({
+    /** The file the bytes belong to. */
+    fileId: z.string(),
+    label: z.string(),
+    format: z.literal('pdf'),
+    /** The content hash of the bytes. */
+    blob: z.string(),
+    size: z.number().int().min(0),
+    base64: z.string(),
+  }),
+  mutates: false,
+  notOn: ['agent', 'cli'],
+});
+
+export const ITEM_OPERATIONS = [ItemsPlanMove, ItemsMove, ItemsRemove, ItemsErase, ItemsOriginal] as const;

@@ -111,6 +111,8 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
               item={item}
               fileItem={fileItem}
               scrollKey={`${target.seq}:${item.id}:${current.highlight?.start ?? -1}:${expanded}`}
+              openKey={`${target.seq}:${item.id}`}
+              at={target.at}
             />
           )}
         </>
