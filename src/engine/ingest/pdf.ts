@@ -4,6 +4,7 @@
  */
 import { extractImages, getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
+import { needsPasswordReason, UNLOCKED_NOTE, WRONG_PASSWORD } from '#shared/password.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
@@ -19,10 +20,21 @@ type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: strin
 type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
 type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
 
-function pdfError(err: unknown): AppError {
+/** pdf.js's PasswordException codes: none given, or the one given is not the document's. */
+const NEED_PASSWORD = 1;
+const INCORRECT_PASSWORD = 2;
+
+function passwordCode(err: unknown): number | null {
+  if (!(err instanceof Error) || err.name !== 'PasswordException') return null;
+  return (err as Error & { code?: number }).code ?? NEED_PASSWORD;
+}
+
+/** docs/FORMATS.md [F11]: a PDF that needs a password fails with the reason the app recognises. */
+function pdfError(err: unknown, fileLabel: string): AppError {
   if (err instanceof AppError) return err;
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'PasswordException') return new AppError('refused', 'password-protected PDF');
+  const code = passwordCode(err);
+  if (code === INCORRECT_PASSWORD) return new AppError('refused', `${WRONG_PASSWORD}${fileLabel}`);
+  if (code !== null) return new AppError('refused', needsPasswordReason('PDF'));
   const reason = err instanceof Error ? err.message : String(err);
   return new AppError('refused', `corrupt or unreadable PDF: ${reason.slice(0, 200)}`);
 }
@@ -82,14 +94,47 @@ async function metadata(doc: PdfDoc): Promise<PdfMeta> {
   }
 }
 
-async function withPdf<T>(bytes: Uint8Array, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
+/**
+ * [F12] in docs/FORMATS.md: the passwords to try, in order. The pdf.js inside unpdf turns an R5/R6
+ * password into bytes one UTF-16 code unit each, where the standard wants its UTF-8 bytes (fixed
+ * upstream in pdf.js 5f09f797a, not yet in any unpdf): a non-ASCII password is tried as given, then
+ * as the Latin-1 string of its UTF-8 bytes, which pdf.js turns into exactly those bytes.
+ */
+export function pdfPasswords(password: string): string[] {
+  if ([...password].every((c) => c.charCodeAt(0) < 0x80)) return [password];
+  return [password, Buffer.from(password, 'utf8').toString('latin1')];
+}
+
+async function openPdf(bytes: Uint8Array, password: string | undefined): Promise<PdfDoc> {
+  const tries = password === undefined ? [undefined] : pdfPasswords(password);
+  let last: unknown;
+  for (const pw of tries) {
+    try {
+      // pdf.js detaches the buffer it is given, so each try gets its own copy.
+      return await getDocumentProxy(new Uint8Array(bytes), {
+        verbosity: 0,
+        isEvalSupported: false,
+        ...(pw === undefined ? {} : { password: pw }),
+      });
+    } catch (err) {
+      last = err;
+      if (passwordCode(err) !== INCORRECT_PASSWORD) break;
+    }
+  }
+  throw last;
+}
+
+async function withPdf<T>(
+  bytes: Uint8Array,
+  use: (doc: PdfDoc) => Promise<T>,
+  unlock: { password?: string; fileLabel: string } = { fileLabel: 'the PDF' },
+): Promise<T> {
   let doc: PdfDoc | null = null;
   try {
-    // pdf.js detaches the buffer it is given, so it gets its own copy.
-    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false });
+    doc = await openPdf(bytes, unlock.password);
     return await use(doc);
   } catch (err) {
-    throw pdfError(err);
+    throw pdfError(err, unlock.fileLabel);
   } finally {
     await doc?.destroy().catch(() => undefined);
   }
@@ -102,25 +147,43 @@ async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): P
   return ocrPage(layer, () => extractImages(doc, page), langs, page);
 }
 
+function allPages(langs: string[], onPage?: () => void) {
+  return async (doc: PdfDoc): Promise<PdfText> => {
+    const pages: string[] = [];
+    const ocr: (OcrLine[] | null)[] = [];
+    const notes: string[] = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const got = await pageContent(doc, p, langs);
+      pages.push(got.text);
+      ocr.push(got.lines);
+      if (got.note) notes.push(got.note);
+      onPage?.();
+    }
+    return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
+  };
+}
+
 /** One cache entry per document, made with one set of OCR languages (its `langs`). */
 function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promise<PdfText> {
   const key = bytesKey('pdf', bytes);
   if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
-  return cached(key, () =>
-    withPdf(bytes, async (doc) => {
-      const pages: string[] = [];
-      const ocr: (OcrLine[] | null)[] = [];
-      const notes: string[] = [];
-      for (let p = 1; p <= doc.numPages; p++) {
-        const got = await pageContent(doc, p, langs);
-        pages.push(got.text);
-        ocr.push(got.lines);
-        if (got.note) notes.push(got.note);
-        onPage?.();
-      }
-      return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
-    }),
-  );
+  return cached(key, () => withPdf(bytes, allPages(langs, onPage)));
+}
+
+/**
+ * With a password the text is never cached ([F12]): what the password opened stays with this one
+ * extraction, and a later read without it cannot find it. An encrypted PDF the password was needed
+ * for gets the note that a new version needs it again ([F14]).
+ */
+async function readLockedPdf(
+  bytes: Uint8Array,
+  langs: string[],
+  unlock: { password: string; fileLabel: string },
+  onPage?: () => void,
+): Promise<PdfText> {
+  const pdf = await withPdf(bytes, allPages(langs, onPage), unlock);
+  const encrypted = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
+  return encrypted ? { ...pdf, notes: [UNLOCKED_NOTE, ...pdf.notes] } : pdf;
 }
 
 /** Reading one locator back opens the document for that page only, unless it was just extracted. */
@@ -172,8 +235,12 @@ export async function extractPdf(
   fileLabel: string,
   langs: string[],
   onPage?: () => void,
+  password?: string,
 ): Promise<Extraction> {
-  const pdf = await readPdf(bytes, langs, onPage);
+  const pdf =
+    password === undefined
+      ? await readPdf(bytes, langs, onPage)
+      : await readLockedPdf(bytes, langs, { password, fileLabel }, onPage);
   const ocr = langs.join('+');
   const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel, pdf.ocr[i] ?? null, ocr));
   return {
