@@ -1,6 +1,7 @@
 /**
- * A file that needs a password (docs/FORMATS.md [F11]): its state cell offers "Enter password", and
- * the row then holds an inline form (password field, Unlock, Cancel) in place of its other cells.
+ * A file that needs a password (docs/FORMATS.md [F11]): its state cell offers "Enter password" (a
+ * chip that reads "Unlock", to fit the column), and the row then holds an inline form (password
+ * field, Unlock, Cancel) in place of its other cells.
  * Enter unlocks, Escape cancels; a wrong password says "Wrong password" in the row. The password
  * lives in the field only and is cleared when files.unlock answers (docs/SECURITY.md [U1]).
  */
@@ -27,7 +28,7 @@ export function NeedsPasswordChip({ row, onOpen }: { row: FileRow; onOpen: () =>
         }}
       >
         <Lock size={11} aria-hidden="true" />
-        Enter password
+        Unlock
       </button>
     </Tip>
   );
