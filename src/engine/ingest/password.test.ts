@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NEEDS_PASSWORD, needsPassword, UNLOCKED_NOTE } from '#shared/password.ts';
 import { buildDocx, buildXlsx } from '../../../test/ingest-helpers/build-office.ts';
 import { buildPptx } from '../../../test/ingest-helpers/build-pptx.ts';
+import { buildPdf } from '../../../test/ingest-helpers/build-pdf.ts';
 import { buildEncryptedPdf } from '../../../test/ingest-helpers/encrypt-pdf.ts';
 import { withLyingEntry } from '../../../test/ingest-helpers/zip-bomb.ts';
 import { closeIngestWorkers, detectFormat, extractFile, readLocator, readWholeText } from './index.ts';
@@ -44,6 +45,14 @@ describe('[F12] PDF with a password', () => {
       );
     });
   }
+
+  it('a password given to a PDF that needs none is not used, and the PDF opens', async () => {
+    for (const bytes of [buildPdf([['Open to all.']]), buildEncryptedPdf([['Open to all.']], '')]) {
+      const got = await extractFile(bytes, 'pdf', 'open.pdf', { password: 'spare' });
+      expect(got.chunks.map((c) => c.body)).toEqual(['Open to all.']);
+      expect(got.health).not.toContain(UNLOCKED_NOTE);
+    }
+  });
 
   it('tries a non-ASCII password as its UTF-8 bytes too (the R5/R6 work-around)', () => {
     expect(pdfPasswords('abc')).toEqual(['abc']);

@@ -105,34 +105,54 @@ export function pdfPasswords(password: string): string[] {
   return [password, Buffer.from(password, 'utf8').toString('latin1')];
 }
 
-async function openPdf(bytes: Uint8Array, password: string | undefined): Promise<PdfDoc> {
-  const tries = password === undefined ? [undefined] : pdfPasswords(password);
-  let last: unknown;
+/**
+ * Opens the document with each password to try; the last try is none, for a PDF that needs no
+ * password at all (pdf.js refuses any given to one whose user password is empty). `unlocked`: a
+ * password opened it. A password that fails every try is the wrong one.
+ */
+function isEncryptedPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
+}
+
+async function openPdf(
+  bytes: Uint8Array,
+  password: string | undefined,
+): Promise<{ doc: PdfDoc; unlocked: boolean }> {
+  const tries = password === undefined ? [undefined] : [...pdfPasswords(password), undefined];
+  let wrong: unknown = null;
   for (const pw of tries) {
     try {
       // pdf.js detaches the buffer it is given, so each try gets its own copy.
-      return await getDocumentProxy(new Uint8Array(bytes), {
+      const doc = await getDocumentProxy(new Uint8Array(bytes), {
         verbosity: 0,
         isEvalSupported: false,
         ...(pw === undefined ? {} : { password: pw }),
       });
+      // pdf.js ignores a password given to a PDF that is not encrypted.
+      return { doc, unlocked: pw !== undefined && isEncryptedPdf(bytes) };
     } catch (err) {
-      last = err;
-      if (passwordCode(err) !== INCORRECT_PASSWORD) break;
+      const code = passwordCode(err);
+      if (code === INCORRECT_PASSWORD) {
+        wrong = err;
+        continue;
+      }
+      // Opening with no password needs one: the one given was wrong.
+      throw code === NEED_PASSWORD && wrong ? wrong : err;
     }
   }
-  throw last;
+  throw wrong;
 }
 
 async function withPdf<T>(
   bytes: Uint8Array,
-  use: (doc: PdfDoc) => Promise<T>,
+  use: (doc: PdfDoc, unlocked: boolean) => Promise<T>,
   unlock: { password?: string; fileLabel: string } = { fileLabel: 'the PDF' },
 ): Promise<T> {
   let doc: PdfDoc | null = null;
   try {
-    doc = await openPdf(bytes, unlock.password);
-    return await use(doc);
+    const opened = await openPdf(bytes, unlock.password);
+    doc = opened.doc;
+    return await use(doc, opened.unlocked);
   } catch (err) {
     throw pdfError(err, unlock.fileLabel);
   } finally {
@@ -172,8 +192,8 @@ function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promi
 
 /**
  * With a password the text is never cached ([F12]): what the password opened stays with this one
- * extraction, and a later read without it cannot find it. An encrypted PDF the password was needed
- * for gets the note that a new version needs it again ([F14]).
+ * extraction, and a later read without it cannot find it. A PDF the password opened gets the note
+ * that a new version needs it again ([F14]).
  */
 async function readLockedPdf(
   bytes: Uint8Array,
@@ -181,9 +201,15 @@ async function readLockedPdf(
   unlock: { password: string; fileLabel: string },
   onPage?: () => void,
 ): Promise<PdfText> {
-  const pdf = await withPdf(bytes, allPages(langs, onPage), unlock);
-  const encrypted = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
-  return encrypted ? { ...pdf, notes: [UNLOCKED_NOTE, ...pdf.notes] } : pdf;
+  const read = allPages(langs, onPage);
+  return withPdf(
+    bytes,
+    async (doc, unlocked) => {
+      const pdf = await read(doc);
+      return unlocked ? { ...pdf, notes: [UNLOCKED_NOTE, ...pdf.notes] } : pdf;
+    },
+    unlock,
+  );
 }
 
 /** Reading one locator back opens the document for that page only, unless it was just extracted. */
