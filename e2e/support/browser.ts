@@ -63,3 +63,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export function unexpectedProblems(problems: string[], allowed: RegExp[] = []): string[] {
   return problems.filter((p) => !allowed.some((re) => re.test(p)));
 }
+
+/** The shared fixtures (../shared/fixtures, or BRAIN_SHARED_DIR's). */
+export const FIXTURES = path.join(process.env.BRAIN_SHARED_DIR ?? path.resolve('../shared'), 'fixtures');
+
+/** The Files screen's grid. */
+export function filesGrid(page: Page) {
+  return page.getByRole('grid', { name: 'Files' });
+}
+
+/** Asks in Chat (opened from the rail) and returns the answer's article. */
+export async function askInChat(page: Page, question: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill(question);
+  await message.press('Enter');
+  return page.getByRole('article', { name: 'Answer' }).last();
+}

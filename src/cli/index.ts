@@ -38,6 +38,7 @@ import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerTeams } from './commands/teams.ts';
 import { registerTree } from './commands/tree.ts';
+import { registerUnlock } from './commands/unlock.ts';
 import { registerVersions } from './commands/versions.ts';
 import { fail } from './output.ts';
 
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerSample(program);
   registerMove(program);
   registerIndex(program);
+  registerUnlock(program);
   registerSearch(program);
   registerRead(program);
   registerContext(program);

@@ -13,9 +13,11 @@ import { type Db, openDb } from './db/driver.ts';
 import { chosenModelId } from './embed/choice.ts';
 import { createEmbedder, type Embedder, type ModelState } from './embed/index.ts';
 import { type IndexProgress, type IndexReport, runIndex } from './indexing/index-queue.ts';
+import type { IndexOutcome } from './indexing/indexer.ts';
+import { unlockFile } from './indexing/unlock.ts';
 import { closeIngestWorkers } from './ingest/index.ts';
 import { releaseLeases } from './jobs/jobs-lease.ts';
-import { type LineRange, type ReadResult, readItem } from './read/read.ts';
+import { type LineRange, type ReadResult, readItem, visibleRow } from './read/read.ts';
 import { assertCanWrite, parseScope, visibleScopes } from './scope.ts';
 import { type SearchMode, search } from './search/search.ts';
 import { closeVectorWorker } from './search/vector-client.ts';
@@ -170,6 +172,18 @@ export class Engine {
       ids,
       onProgress,
     );
+  }
+
+  /**
+   * Indexes one password-protected file with its password, used for this extraction only and
+   * never stored (docs/FORMATS.md [F12], docs/SECURITY.md [U1]).
+   */
+  unlock(id: string, password: string): Promise<IndexOutcome> {
+    const row = visibleRow(this.db, id, this.scopes());
+    if (row.storage_kind !== 'file' || row.retired_at !== null)
+      throw new AppError('validation-failed', `${id} is not a file (${row.storage_kind}): unlock its file.`);
+    const ctx = { db: this.db, blobs: this.blobs, workspaceId: this.workspaceId, embedder: this.embedder };
+    return unlockFile(ctx, row, password);
   }
 
   async search(

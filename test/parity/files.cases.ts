@@ -4,6 +4,7 @@
  * agents never add from the disk they run on). Indexing is queued by a host and done before the
  * answer by the command line, so only its acceptance is compared, not its outcome.
  */
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Case, ParityWorld } from './case.ts';
 
@@ -18,6 +19,9 @@ function leaseFileId(w: ParityWorld): string {
 export function fileCases(w: ParityWorld): Case[] {
   const lease = join(dirname(w.home), 'lease.md');
   const fileId = leaseFileId(w);
+  // `brain unlock` reads its password from a file, never from an argument (docs/SECURITY.md [U1]).
+  const passwordFile = join(dirname(w.home), 'unlock-password');
+  writeFileSync(passwordFile, 'hunter2\n');
   return [
     { name: 'the file list', op: 'files.list', input: {}, cli: ['files'] },
     {
@@ -73,6 +77,18 @@ export function fileCases(w: ParityWorld): Case[] {
       op: 'items.planMove',
       input: { id: fileId, scope: 'user:tester' },
       cli: [],
+    },
+    {
+      name: 'unlocking an unknown id',
+      op: 'files.unlock',
+      input: { id: 'nope', password: 'hunter2' },
+      cli: ['unlock', 'nope', '--password-file', passwordFile],
+    },
+    {
+      name: 'unlocking a section',
+      op: 'files.unlock',
+      input: { id: w.sectionId, password: 'hunter2' },
+      cli: ['unlock', w.sectionId, '--password-file', passwordFile],
     },
     {
       name: 'indexing the file again',

@@ -7,6 +7,7 @@ import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { FilesList } from '#shared/api/ops/files.ts';
 import type { FileRow } from '#shared/api/types.ts';
+import { needsPassword } from '#shared/password.ts';
 import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
@@ -24,6 +25,9 @@ type FilesOptions = {
 const many = (value: string, previous: string[] = []) => [...previous, value];
 
 function stateOf(row: FileRow): string {
+  // docs/FORMATS.md [F11]: the way on for a file that needs its password.
+  if (row.state === 'failed' && needsPassword(row.reason))
+    return `needs a password: brain unlock ${row.id} --password-file PATH`;
   return row.state === 'failed' && row.reason ? `failed: ${row.reason}` : row.state;
 }
 

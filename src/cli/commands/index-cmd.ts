@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext, type Notify } from '#engine/commands/types.ts';
 import { FilesIndex } from '#shared/api/ops/files.ts';
+import { needsPassword } from '#shared/password.ts';
 import { withEngine } from '../context.ts';
 import { type Progress, print, printJson, progressBar } from '../output.ts';
 import { compileIndexed } from './compile.ts';
@@ -47,6 +48,12 @@ export function registerIndex(program: Command): void {
         }
         for (const f of report.indexed) print(`indexed  ${f.id}  ${f.label} (${f.sections} sections)`);
         for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
+        const locked = report.failed.filter((f) => needsPassword(f.reason));
+        // docs/FORMATS.md [F11]: the way on for files that need their password.
+        if (locked.length)
+          print(
+            `${locked.length} ${locked.length === 1 ? 'needs' : 'need'} a password: brain unlock <id> --password-file PATH.`,
+          );
         const embedded = report.embedded ? `, ${report.embedded} items embedded for semantic search` : '';
         print(`${report.indexed.length} indexed, ${report.failed.length} failed${embedded}.`);
         if (report.indexed.length) print(`audit: ${report.mentions} mentions of known entities linked.`);

@@ -1,5 +1,5 @@
 /**
- * files.list, files.add, files.index and sample.load (src/shared/api/ops/files.ts), as every
+ * files.list, files.add, files.index, files.unlock and sample.load (src/shared/api/ops/files.ts), as every
  * surface runs them. Where indexing runs depends on the process (docs/ARCHITECTURE.md): a host
  * that stays up lends its background runner (`ctx.host`) and the answer comes at once; a one-shot
  * process indexes before it answers, with the audit pass of each file, reporting progress as
@@ -8,7 +8,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
-import type { FilesAdd, FilesIndex, FilesList, SampleLoad } from '#shared/api/ops/files.ts';
+import type { FilesAdd, FilesIndex, FilesList, FilesUnlock, SampleLoad } from '#shared/api/ops/files.ts';
 import { AppError } from '#shared/errors.ts';
 import { auditFile } from '../audit/index.ts';
 import { listFiles } from '../read/files-list.ts';
@@ -92,6 +92,19 @@ async function filesIndex(
   return indexFiles(ctx, ids);
 }
 
+/**
+ * Always here and now, never queued: the password must not wait in the jobs table (docs/SECURITY.md
+ * [U1]). The file is then audited as an indexed file is.
+ */
+async function filesUnlock(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof FilesUnlock>,
+): Promise<OutputOf<typeof FilesUnlock>> {
+  const outcome = await ctx.engine.unlock(input.id, input.password);
+  const mentions = (await auditFile(ctx.engine, outcome.id))?.mentions ?? 0;
+  return { ...outcome, mentions };
+}
+
 async function sampleLoad(
   ctx: CommandContext,
   _: ParsedInputOf<typeof SampleLoad>,
@@ -107,5 +120,6 @@ export const fileHandlers = {
   'files.list': filesList,
   'files.add': filesAdd,
   'files.index': filesIndex,
+  'files.unlock': filesUnlock,
   'sample.load': sampleLoad,
 };

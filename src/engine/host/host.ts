@@ -150,6 +150,10 @@ export class BrainHost {
       'items.move': (answer) => {
         if (answer) changed([(answer as { id: string }).id]);
       },
+      // Only the answer reaches here, never the input with its password (docs/SECURITY.md [U1]).
+      'files.unlock': (answer) => {
+        if (answer) changed([(answer as { id: string }).id]);
+      },
       // A removed file leaves the grid and the dossier showing it refreshes (docs/FACTS.md [K8]).
       'items.remove': (answer) => {
         const removed = answer as { id: string; removed: boolean } | undefined;

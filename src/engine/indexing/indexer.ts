@@ -4,6 +4,7 @@
  * retires sections that no longer exist and marks the file indexed. Unchanged bytes change nothing.
  */
 import { AppError } from '#shared/errors.ts';
+import { needsPassword } from '#shared/password.ts';
 import type { FileFormat } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import { type FileDate, fileDate, withDatedNote } from '../add/file-date.ts';
@@ -79,24 +80,33 @@ function isUnchanged(prev: ItemRow | undefined, s: PlannedSection, file: ItemRow
   );
 }
 
-/** `alsoInTx` runs inside the index's own transaction (the queue marks its job done there). */
+/**
+ * `alsoInTx` runs inside the index's own transaction (the queue marks its job done there).
+ * `password` opens a password-protected file for this extraction only (unlock.ts).
+ */
 export async function indexFile(
   ctx: IndexContext,
   fileId: string,
   onBeat?: () => void,
   alsoInTx?: () => void,
+  password?: string,
 ): Promise<IndexOutcome> {
   const file = getRow(ctx.db, fileId);
   if (file?.storage_kind !== 'file') throw new AppError('not-found', `No file with id ${fileId}.`);
   if (!file.blob || !file.format) throw new AppError('internal', `${file.label} has no stored bytes.`);
   const bytes = ctx.blobs.get(file.blob);
-  // Sections are named after the document as a reader tells it apart ([R5] in docs/RETRIEVAL.md).
-  const extraction = await extractFile(
-    bytes,
-    file.format as FileFormat,
-    nameWithFolder(file.label, file.canonical_value),
-    { ocrLanguages: ocrLanguagesOf(ctx.db) },
-  );
+  let extraction: Extraction;
+  try {
+    // Sections are named after the document as a reader tells it apart ([R5] in docs/RETRIEVAL.md).
+    extraction = await extractFile(
+      bytes,
+      file.format as FileFormat,
+      nameWithFolder(file.label, file.canonical_value),
+      { ocrLanguages: ocrLanguagesOf(ctx.db), ...(password !== undefined ? { password } : {}) },
+    );
+  } catch (err) {
+    return keptIfUnlocked(ctx, file, err, alsoInTx);
+  }
   onBeat?.();
   const planned = planSections(file, extraction.chunks);
   const existing = new Map(
@@ -113,6 +123,24 @@ export async function indexFile(
     alsoInTx?.();
   });
   return { id: file.id, label: file.label, sections: planned.length };
+}
+
+/**
+ * docs/FORMATS.md [F14]: indexing a password-protected file again without its password keeps the
+ * index it has from these same bytes (unchanged bytes change nothing); new bytes need the password.
+ */
+function keptIfUnlocked(ctx: IndexContext, file: ItemRow, err: unknown, alsoInTx?: () => void): IndexOutcome {
+  // indexed = 1 means indexed from the bytes it has now: adding new bytes sets it to 0 (add.ts).
+  if (!(err instanceof AppError) || !needsPassword(err.message) || file.indexed !== 1) throw err;
+  const live = stmt(
+    ctx.db,
+    "SELECT COUNT(*) AS n FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL",
+  ).get(file.id) as { n: number };
+  writeTx(ctx.db, () => {
+    stmt(ctx.db, 'UPDATE items SET index_error = NULL WHERE id = ? AND index_error IS NOT NULL').run(file.id);
+    alsoInTx?.();
+  });
+  return { id: file.id, label: file.label, sections: live.n };
 }
 
 type Vectors = { model: string | null; byId: Map<string, Float32Array> };

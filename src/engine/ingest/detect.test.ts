@@ -15,13 +15,13 @@ describe('detectFormat refusals', () => {
       'CFB container',
       CFB,
       'secret.docx',
-      'encrypted or password-protected Office document, or an old binary .doc/.xls',
+      'an old binary Office document (.doc, .xls or .ppt): save it as .docx, .xlsx or .pptx',
     ],
     [
       'old .xls',
       CFB,
       'old.xls',
-      'encrypted or password-protected Office document, or an old binary .doc/.xls',
+      'an old binary Office document (.doc, .xls or .ppt): save it as .docx, .xlsx or .pptx',
     ],
     [
       'unknown extension',

@@ -3,6 +3,7 @@ import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { FileFormat } from '#shared/types.ts';
 import { looksDelimited } from './delimited.ts';
+import { isEncryptedOffice } from './office-crypto.ts';
 import { decodeText, detectEncoding } from './text-decode.ts';
 import type { DetectResult } from './types.ts';
 import { readZipDirectory } from './zip-directory.ts';
@@ -89,6 +90,26 @@ function fromZip(bytes: Uint8Array, ext: string): DetectResult {
   if (names.some((n) => n.startsWith('ppt/')))
     return refuse('an incomplete PowerPoint presentation (ppt/presentation.xml is missing)');
   return refuse('a ZIP archive that is not a Word, Excel or PowerPoint document');
+}
+
+/**
+ * docs/FORMATS.md [F11]: an OLE container holding an encrypted OOXML package is a password-protected
+ * DOCX, XLSX or PPTX, told apart by its name alone (what is inside cannot be read without the
+ * password); it is added and needs its password to be indexed. Any other OLE file is an old binary
+ * Office document, which Org Brain does not read.
+ */
+function fromCfb(bytes: Uint8Array, ext: string): DetectResult {
+  if (!isEncryptedOffice(bytes)) {
+    return refuse('an old binary Office document (.doc, .xls or .ppt): save it as .docx, .xlsx or .pptx');
+  }
+  const format = (['docx', 'xlsx', 'pptx'] as const).find((f) => NAMES[f].includes(ext));
+  if (!format) {
+    const name = ext ? `named .${ext}` : 'with no extension';
+    return refuse(
+      `a password-protected Office document ${name}: rename it .docx, .xlsx or .pptx to say which it is`,
+    );
+  }
+  return { ok: true, format, health: [] };
 }
 
 function fromText(bytes: Uint8Array, format: FileFormat, extra: string[] = []): DetectResult {
@@ -180,8 +201,6 @@ export function detectFormat(bytes: Uint8Array, fileName: string): DetectResult 
   const ext = extensionOf(fileName);
   if (head(bytes).includes(PDF_MAGIC)) return byContent('pdf', ext);
   if (hasPrefix(bytes, ZIP_MAGIC)) return fromZip(bytes, ext);
-  if (hasPrefix(bytes, CFB_MAGIC)) {
-    return refuse('encrypted or password-protected Office document, or an old binary .doc/.xls');
-  }
+  if (hasPrefix(bytes, CFB_MAGIC)) return fromCfb(bytes, ext);
   return fromImage(bytes, ext) ?? fromName(bytes, ext);
 }

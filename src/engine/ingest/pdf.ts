@@ -4,6 +4,7 @@
  */
 import { extractImages, getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
+import { needsPasswordReason, UNLOCKED_NOTE, WRONG_PASSWORD } from '#shared/password.ts';
 import { pdfPageText } from '#shared/pdf-text.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
@@ -21,10 +22,21 @@ type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: strin
 type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
 type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
 
-function pdfError(err: unknown): AppError {
+/** pdf.js's PasswordException codes: none given, or the one given is not the document's. */
+const NEED_PASSWORD = 1;
+const INCORRECT_PASSWORD = 2;
+
+function passwordCode(err: unknown): number | null {
+  if (!(err instanceof Error) || err.name !== 'PasswordException') return null;
+  return (err as Error & { code?: number }).code ?? NEED_PASSWORD;
+}
+
+/** docs/FORMATS.md [F11]: a PDF that needs a password fails with the reason the app recognises. */
+function pdfError(err: unknown, fileLabel: string): AppError {
   if (err instanceof AppError) return err;
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'PasswordException') return new AppError('refused', 'password-protected PDF');
+  const code = passwordCode(err);
+  if (code === INCORRECT_PASSWORD) return new AppError('refused', `${WRONG_PASSWORD}${fileLabel}`);
+  if (code !== null) return new AppError('refused', needsPasswordReason('PDF'));
   const reason = err instanceof Error ? err.message : String(err);
   return new AppError('refused', `corrupt or unreadable PDF: ${reason.slice(0, 200)}`);
 }
@@ -84,18 +96,68 @@ async function metadata(doc: PdfDoc): Promise<PdfMeta> {
   }
 }
 
-async function withPdf<T>(bytes: Uint8Array, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
+/**
+ * [F12] in docs/FORMATS.md: the passwords to try, in order. The pdf.js inside unpdf turns an R5/R6
+ * password into bytes one UTF-16 code unit each, where the standard wants its UTF-8 bytes (fixed
+ * upstream in pdf.js 5f09f797a, not yet in any unpdf): a non-ASCII password is tried as given, then
+ * as the Latin-1 string of its UTF-8 bytes, which pdf.js turns into exactly those bytes.
+ */
+export function pdfPasswords(password: string): string[] {
+  if ([...password].every((c) => c.charCodeAt(0) < 0x80)) return [password];
+  return [password, Buffer.from(password, 'utf8').toString('latin1')];
+}
+
+/**
+ * Opens the document with each password to try; the last try is none, for a PDF that needs no
+ * password at all (pdf.js refuses any given to one whose user password is empty). `unlocked`: a
+ * password opened it. A password that fails every try is the wrong one.
+ */
+function isEncryptedPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
+}
+
+async function openPdf(
+  bytes: Uint8Array,
+  password: string | undefined,
+): Promise<{ doc: PdfDoc; unlocked: boolean }> {
+  const tries = password === undefined ? [undefined] : [...pdfPasswords(password), undefined];
+  let wrong: unknown = null;
+  for (const pw of tries) {
+    try {
+      // pdf.js detaches the buffer it is given, so each try gets its own copy.
+      const doc = await getDocumentProxy(new Uint8Array(bytes), {
+        verbosity: 0,
+        isEvalSupported: false,
+        ...packagedDataOptions(),
+        ...(pw === undefined ? {} : { password: pw }),
+      });
+      // pdf.js ignores a password given to a PDF that is not encrypted.
+      return { doc, unlocked: pw !== undefined && isEncryptedPdf(bytes) };
+    } catch (err) {
+      const code = passwordCode(err);
+      if (code === INCORRECT_PASSWORD) {
+        wrong = err;
+        continue;
+      }
+      // Opening with no password needs one: the one given was wrong.
+      throw code === NEED_PASSWORD && wrong ? wrong : err;
+    }
+  }
+  throw wrong;
+}
+
+async function withPdf<T>(
+  bytes: Uint8Array,
+  use: (doc: PdfDoc, unlocked: boolean) => Promise<T>,
+  unlock: { password?: string; fileLabel: string } = { fileLabel: 'the PDF' },
+): Promise<T> {
   let doc: PdfDoc | null = null;
   try {
-    // pdf.js detaches the buffer it is given, so it gets its own copy.
-    doc = await getDocumentProxy(new Uint8Array(bytes), {
-      verbosity: 0,
-      isEvalSupported: false,
-      ...packagedDataOptions(),
-    });
-    return await use(doc);
+    const opened = await openPdf(bytes, unlock.password);
+    doc = opened.doc;
+    return await use(doc, opened.unlocked);
   } catch (err) {
-    throw pdfError(err);
+    throw pdfError(err, unlock.fileLabel);
   } finally {
     await doc?.destroy().catch(() => undefined);
   }
@@ -108,24 +170,48 @@ async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): P
   return ocrPage(layer, () => extractImages(doc, page), langs, page);
 }
 
+function allPages(langs: string[], onPage?: () => void) {
+  return async (doc: PdfDoc): Promise<PdfText> => {
+    const pages: string[] = [];
+    const ocr: (OcrLine[] | null)[] = [];
+    const notes: string[] = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const got = await pageContent(doc, p, langs);
+      pages.push(got.text);
+      ocr.push(got.lines);
+      if (got.note) notes.push(got.note);
+      onPage?.();
+    }
+    return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
+  };
+}
+
 /** One cache entry per document, made with one set of OCR languages (its `langs`). */
 function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promise<PdfText> {
   const key = bytesKey('pdf', bytes);
   if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
-  return cached(key, () =>
-    withPdf(bytes, async (doc) => {
-      const pages: string[] = [];
-      const ocr: (OcrLine[] | null)[] = [];
-      const notes: string[] = [];
-      for (let p = 1; p <= doc.numPages; p++) {
-        const got = await pageContent(doc, p, langs);
-        pages.push(got.text);
-        ocr.push(got.lines);
-        if (got.note) notes.push(got.note);
-        onPage?.();
-      }
-      return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
-    }),
+  return cached(key, () => withPdf(bytes, allPages(langs, onPage)));
+}
+
+/**
+ * With a password the text is never cached ([F12]): what the password opened stays with this one
+ * extraction, and a later read without it cannot find it. A PDF the password opened gets the note
+ * that a new version needs it again ([F14]).
+ */
+async function readLockedPdf(
+  bytes: Uint8Array,
+  langs: string[],
+  unlock: { password: string; fileLabel: string },
+  onPage?: () => void,
+): Promise<PdfText> {
+  const read = allPages(langs, onPage);
+  return withPdf(
+    bytes,
+    async (doc, unlocked) => {
+      const pdf = await read(doc);
+      return unlocked ? { ...pdf, notes: [UNLOCKED_NOTE, ...pdf.notes] } : pdf;
+    },
+    unlock,
   );
 }
 
@@ -178,8 +264,12 @@ export async function extractPdf(
   fileLabel: string,
   langs: string[],
   onPage?: () => void,
+  password?: string,
 ): Promise<Extraction> {
-  const pdf = await readPdf(bytes, langs, onPage);
+  const pdf =
+    password === undefined
+      ? await readPdf(bytes, langs, onPage)
+      : await readLockedPdf(bytes, langs, { password, fileLabel }, onPage);
   const ocr = langs.join('+');
   const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel, pdf.ocr[i] ?? null, ocr));
   return {

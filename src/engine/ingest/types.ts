@@ -15,7 +15,15 @@ export type Extraction = {
   chunks: Chunk[];
 };
 
-/** `ocrLanguages`: what scans and pictures are read in (docs/OCR.md [O2]); English when absent. */
-export type ExtractOptions = { timeoutMs?: number; maxHeapMb?: number; ocrLanguages?: string[] };
+/**
+ * `ocrLanguages`: what scans and pictures are read in (docs/OCR.md [O2]); English when absent.
+ * `password`: opens a password-protected file for this extraction only (docs/FORMATS.md [F12]).
+ */
+export type ExtractOptions = {
+  timeoutMs?: number;
+  maxHeapMb?: number;
+  ocrLanguages?: string[];
+  password?: string;
+};
 
 export type ReadOptions = { timeoutMs?: number; ocrLanguages?: string[] };

@@ -5,8 +5,16 @@ import type { Extraction } from './types.ts';
 
 type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx' | 'image'>;
 
+/** `password`: for this one extraction of a password-protected file, never kept (docs/SECURITY.md [U1]). */
 export type WorkerRequest =
-  | { op: 'extract'; format: WorkerFormat; bytes: Uint8Array; fileLabel: string; ocr?: string[] }
+  | {
+      op: 'extract';
+      format: WorkerFormat;
+      bytes: Uint8Array;
+      fileLabel: string;
+      ocr?: string[];
+      password?: string;
+    }
   | { op: 'read'; format: WorkerFormat; bytes: Uint8Array; locator: Locator }
   | { op: 'whole'; format: WorkerFormat; bytes: Uint8Array; ocr?: string[] };
 

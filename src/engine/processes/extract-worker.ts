@@ -5,21 +5,33 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { toTransferable } from '#shared/errors.ts';
+import { UNLOCKED_NOTE } from '#shared/password.ts';
 import { csvWholeText, extractCsv, readCsv } from '../ingest/csv.ts';
 import { docxWholeText, extractDocx, readDocx } from '../ingest/docx.ts';
 import { extractHtml, htmlWholeText, readHtml } from '../ingest/html.ts';
 import { extractImage, imageWholeText, readImageLocator } from '../ingest/image.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../ingest/ocr-languages.ts';
+import { officeBytes } from '../ingest/office-crypto.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
 import { extractPptx, pptxWholeText, readPptx } from '../ingest/pptx.ts';
 import type { Extraction } from '../ingest/types.ts';
 import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
 import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
 
-function handle(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
+/** An encrypted DOCX/XLSX/PPTX is decrypted first (docs/FORMATS.md [F12]); its extraction says so ([F14]). */
+async function handle(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
+  const label = req.op === 'extract' ? req.fileLabel : 'the file';
+  const password = req.op === 'extract' ? req.password : undefined;
+  const office = await officeBytes(req.bytes, req.format, password, label);
+  const got = await parse({ ...req, bytes: office.bytes }, beat);
+  if (!office.unlocked || typeof got === 'string') return got;
+  return { ...got, health: [UNLOCKED_NOTE, ...got.health] };
+}
+
+function parse(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
   if (req.op === 'extract') {
     const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
-    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat);
+    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat, req.password);
     if (req.format === 'image') return extractImage(req.bytes, req.fileLabel, langs);
     if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
     if (req.format === 'csv') return extractCsv(req.bytes, req.fileLabel);

@@ -14,6 +14,7 @@ import { entityDossier } from '../knowledge/entity-dossier.ts';
 import { visibleHealth } from '../knowledge/health.ts';
 import { citationOf } from '../search/search.ts';
 import { type ItemRow, parseLocator } from './items.ts';
+import { indexedText, lockedOr } from './locked-text.ts';
 import { visibleRow } from './read.ts';
 
 type Span = { start: number; end: number };
@@ -147,9 +148,14 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
   if (!file.blob || !file.format)
     return { ...base, text: null, textNote: 'No stored bytes.', highlight: null };
   try {
-    const text = await readWholeText(engine.blobs.get(file.blob), file.format as FileFormat, {
-      ocrLanguages: ocrLanguagesOf(engine.db),
-    });
+    const blob = file.blob;
+    const text = await lockedOr(
+      () =>
+        readWholeText(engine.blobs.get(blob), file.format as FileFormat, {
+          ocrLanguages: ocrLanguagesOf(engine.db),
+        }),
+      () => indexedText(engine.db, file),
+    );
     const section = item.storage_kind === 'section' ? locateSection(text, item) : null;
     const highlight =
       (at && item.storage_kind === 'file' ? wordsIn(text, item.body, at) : null) ??

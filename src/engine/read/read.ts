@@ -12,6 +12,7 @@ import { readLocator, readWholeText } from '../ingest/index.ts';
 import { canSee } from '../scope.ts';
 import { citationOf } from '../search/search.ts';
 import { getRow, type ItemRow, parseLocator } from './items.ts';
+import { indexedText, lockedOr } from './locked-text.ts';
 
 export type ReadResult = {
   id: string;
@@ -91,9 +92,11 @@ async function textOf(
 ): Promise<{ text: string; firstLine: number; file?: ItemRow }> {
   if (row.storage_kind === 'file') {
     if (!row.blob || !row.format) throw new AppError('not-found', `${row.label} has no stored bytes.`);
-    const text = await readWholeText(blobs.get(row.blob), row.format as FileFormat, {
-      ocrLanguages: ocrLanguagesOf(db),
-    });
+    const text = await lockedOr(
+      () =>
+        readWholeText(blobs.get(row.blob!), row.format as FileFormat, { ocrLanguages: ocrLanguagesOf(db) }),
+      () => indexedText(db, row),
+    );
     return { text, firstLine: 1, file: row };
   }
   if (row.storage_kind !== 'section' || !row.file_id) return { text: row.body, firstLine: 1 };
@@ -108,6 +111,10 @@ async function textOf(
       { fileId: file.id },
     );
   }
-  const text = await readLocator(blobs.get(row.blob), row.format as FileFormat, locator);
+  const blob = row.blob;
+  const text = await lockedOr(
+    () => readLocator(blobs.get(blob), row.format as FileFormat, locator),
+    () => row.body,
+  );
   return { text, firstLine: 'lineStart' in locator ? locator.lineStart : 1, file };
 }

@@ -67,6 +67,15 @@ export const IndexAnswerSchema = z.object({
   mentions: z.number().optional(),
 });
 
+/** What unlocking a password-protected file did: it is indexed, with its sections (files.unlock). */
+export const UnlockAnswerSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  sections: z.number(),
+  /** Mentions of known entities the audit linked in the file. */
+  mentions: z.number(),
+});
+
 /** Loading the sample: the drop's report, and what indexing it did (as files.index answers). */
 export const SampleAnswerSchema = AddReportSchema.extend({ index: IndexAnswerSchema });
 

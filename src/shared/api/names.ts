@@ -8,6 +8,7 @@ export const API_COMMANDS = [
   'files.list',
   'files.add',
   'files.index',
+  'files.unlock',
   'items.dossier',
   'items.read',
   'items.planMove',

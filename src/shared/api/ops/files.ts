@@ -10,7 +10,14 @@
  * answers, with each file's outcome (docs/ARCHITECTURE.md).
  */
 import { z } from 'zod';
-import { AddReportSchema, FileListSchema, IndexAnswerSchema, SampleAnswerSchema } from '../app-schemas.ts';
+import { PASSWORD_MAX_CHARS } from '../../password.ts';
+import {
+  AddReportSchema,
+  FileListSchema,
+  IndexAnswerSchema,
+  SampleAnswerSchema,
+  UnlockAnswerSchema,
+} from '../app-schemas.ts';
 import { defineOperation, type Surface } from '../operation.ts';
 
 const FILE_LIMITS = {
@@ -83,6 +90,25 @@ export const FilesIndex = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
+/**
+ * docs/FORMATS.md [F12]: the password is used for this one extraction, here and now (never queued),
+ * and never stored (docs/SECURITY.md [U1]). A wrong one changes nothing: "wrong password for x.pdf".
+ */
+export const FilesUnlock = defineOperation({
+  name: 'files.unlock',
+  summary: 'Index a password-protected file with its password (used once, never stored)',
+  input: z
+    .object({
+      id,
+      // Not trimmed: a password can be spaces.
+      password: z.string().min(1).max(PASSWORD_MAX_CHARS),
+    })
+    .strict(),
+  output: UnlockAnswerSchema,
+  mutates: true,
+  notOn: NOT_FOR_AGENTS,
+});
+
 export const SampleLoad = defineOperation({
   name: 'sample.load',
   summary: 'Add the sample workspace (a small handbook) and index it, to try the brain',
@@ -92,4 +118,4 @@ export const SampleLoad = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
-export const FILE_OPERATIONS = [FilesList, FilesAdd, FilesIndex, SampleLoad] as const;
+export const FILE_OPERATIONS = [FilesList, FilesAdd, FilesIndex, FilesUnlock, SampleLoad] as const;

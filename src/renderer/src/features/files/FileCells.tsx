@@ -1,15 +1,40 @@
 import { Info } from 'lucide-react';
+import type { Outputs } from '#shared/api/contract.ts';
 import type { FileRow } from '#shared/api/types.ts';
+import { needsPassword } from '#shared/password.ts';
 import { Tip } from '../../components/Tip.tsx';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { FileKindIcon } from './FileKindIcon.tsx';
 import { StateChip } from './StateChip.tsx';
+import { NeedsPasswordChip, UnlockCell } from './UnlockCell.tsx';
 import type { Phase } from './useFileRows.ts';
 import '../../components/skeleton.css';
 import './file-table.css';
 
-/** One file's cells: name (with its ingest notes on hover), kind, size, who and when, scope, state. */
-export function FileCells({ row, phase }: { row: FileRow; phase: Phase | undefined }) {
+/** The password form of the grid: which row has it open, and what opening and closing it do. */
+export type UnlockControls = {
+  openId: string | null;
+  onOpen: (row: FileRow) => void;
+  onDone: (answer: Outputs['files.unlock']) => void;
+  onCancel: () => void;
+};
+
+/**
+ * One file's cells: name (with its ingest notes on hover), kind, size, who and when, scope, state.
+ * A file that needs a password offers "Enter password" as its state; its open form takes the place
+ * of every cell but the name (UnlockCell.tsx).
+ */
+export function FileCells({
+  row,
+  phase,
+  unlock,
+}: {
+  row: FileRow;
+  phase: Phase | undefined;
+  unlock: UnlockControls;
+}) {
+  const locked = row.state === 'failed' && needsPassword(row.reason) && phase === undefined;
+  const formOpen = locked && unlock.openId === row.id;
   return (
     <>
       <td className="grid__cell col-name" title={row.path ?? row.label}>
@@ -29,6 +54,28 @@ export function FileCells({ row, phase }: { row: FileRow; phase: Phase | undefin
           </Tip>
         ) : null}
       </td>
+      {formOpen ? (
+        <UnlockCell row={row} onDone={unlock.onDone} onCancel={unlock.onCancel} />
+      ) : (
+        <OtherCells row={row} phase={phase} locked={locked} onUnlock={() => unlock.onOpen(row)} />
+      )}
+    </>
+  );
+}
+
+function OtherCells({
+  row,
+  phase,
+  locked,
+  onUnlock,
+}: {
+  row: FileRow;
+  phase: Phase | undefined;
+  locked: boolean;
+  onUnlock: () => void;
+}) {
+  return (
+    <>
       <td className="grid__cell col-kind">
         <span className="kind-tag">{row.kind}</span>
       </td>
@@ -41,7 +88,11 @@ export function FileCells({ row, phase }: { row: FileRow; phase: Phase | undefin
         <span className="scope-badge">{row.scope}</span>
       </td>
       <td className="grid__cell col-state">
-        <StateChip state={row.state} phase={phase} reason={row.reason} />
+        {locked ? (
+          <NeedsPasswordChip row={row} onOpen={onUnlock} />
+        ) : (
+          <StateChip state={row.state} phase={phase} reason={row.reason} />
+        )}
       </td>
     </>
   );

@@ -3,8 +3,10 @@
  * rows scroll like 100). Focus stays on the grid; the keyboard cursor is aria-activedescendant.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import type { Outputs } from '#shared/api/contract.ts';
 import type { FileRow } from '#shared/api/types.ts';
+import { needsPassword } from '#shared/password.ts';
 import { isSelected, type Selection } from '../../lib/selection.ts';
 import { FileCells, LoadingCells } from './FileCells.tsx';
 import { COLUMNS, FileTableHead } from './FileTableHead.tsx';
@@ -28,6 +30,8 @@ export type FileTableProps = {
   onIndexSelection: () => void;
   /** `Delete`: ask to remove the selection. */
   onRemoveSelection: () => void;
+  /** A file that needed a password was unlocked from its row (UnlockCell.tsx). */
+  onUnlocked: (answer: Outputs['files.unlock']) => void;
   openId: string | null;
   /** The grid element, so a dialog opened from elsewhere gives focus back to it. */
   gridRef?: RefObject<HTMLTableElement | null>;
@@ -42,10 +46,27 @@ export function FileTable({
   onOpen,
   onIndexSelection,
   onRemoveSelection,
+  onUnlocked,
   openId,
   gridRef,
 }: FileTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The one row whose password form is open, by file id (rows are virtual: indexes move).
+  const [unlockId, setUnlockId] = useState<string | null>(null);
+  const closeUnlock = () => {
+    setUnlockId(null);
+    scrollRef.current?.querySelector<HTMLElement>('[role="grid"]')?.focus();
+  };
+  const lockedRow = (row: FileRow) => row.state === 'failed' && needsPassword(row.reason);
+  const unlock = {
+    openId: unlockId,
+    onOpen: (row: FileRow) => setUnlockId(row.id),
+    onDone: (answer: Outputs['files.unlock']) => {
+      closeUnlock();
+      onUnlocked(answer);
+    },
+    onCancel: closeUnlock,
+  };
   const total = rows.total ?? 0;
   const virtualizer = useVirtualizer({
     count: total,
@@ -81,6 +102,9 @@ export function FileTable({
     onOpen,
     onIndexSelection,
     onRemoveSelection,
+    onUnlockRow: (row) => {
+      if (lockedRow(row)) setUnlockId(row.id);
+    },
   });
 
   return (
@@ -119,7 +143,11 @@ export function FileTable({
                 style={{ transform: `translateY(${v.start - HEADER_HEIGHT}px)` }}
                 onClick={(e) => onRowClick(e, v.index)}
               >
-                {row ? <FileCells row={row} phase={rows.phases.get(row.id)} /> : <LoadingCells />}
+                {row ? (
+                  <FileCells row={row} phase={rows.phases.get(row.id)} unlock={unlock} />
+                ) : (
+                  <LoadingCells />
+                )}
               </tr>
             );
           })}

@@ -92,6 +92,7 @@ export function FilesScreen() {
             onOpen={(row: FileRow) => app.openDossier(row.id, 'select')}
             onIndexSelection={() => void files.indexSelected()}
             onRemoveSelection={removeSelected}
+            onUnlocked={files.onUnlocked}
             openId={app.dossier?.id ?? null}
             gridRef={grid}
           />

@@ -4,6 +4,7 @@
  * cursor. Removed files leave the grid when the host says the files changed (useFileRows.ts).
  */
 import { useCallback, useEffect, useState } from 'react';
+import type { Outputs } from '#shared/api/contract.ts';
 import { useApp } from '../../app/app-context.ts';
 import { useStatus } from '../../app/status-context.ts';
 import { call } from '../../lib/api.ts';
@@ -89,6 +90,12 @@ export function useFilesScreen() {
     if (dossier && gone.has(dossier.id)) app.closeDossier();
   };
 
+  /** A file unlocked with its password is indexed now (UnlockCell.tsx): say so, show its new state. */
+  const onUnlocked = (answer: Outputs['files.unlock']) => {
+    app.notify(`Unlocked ${answer.label}: indexed, ${plural(answer.sections, 'section')}`, 'success');
+    rows.reload();
+  };
+
   const setIndexOnAdd = async (on: boolean) => {
     try {
       await updateSettings({ indexOnAdd: on });
@@ -110,6 +117,7 @@ export function useFilesScreen() {
     setSelection,
     busy,
     indexSelected,
+    onUnlocked,
     setIndexOnAdd,
     removing,
     removeSelected,

@@ -1,7 +1,7 @@
 /**
  * The file grid's keyboard and mouse: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
  * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier,
- * I indexes the selection and Delete asks to remove it. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
+ * I indexes the selection, U asks for the password of the cursor row when it needs one, and Delete asks to remove it. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
  */
 import type { KeyboardEvent, MouseEvent, RefObject } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
@@ -18,6 +18,8 @@ export type GridKeysInput = {
   onOpen: (row: FileRow) => void;
   onIndexSelection: () => void;
   onRemoveSelection: () => void;
+  /** `U`: open the password form of this row (FileTable decides whether it needs one). */
+  onUnlockRow: (row: FileRow) => void;
 };
 
 export function useGridKeys({
@@ -30,6 +32,7 @@ export function useGridKeys({
   onOpen,
   onIndexSelection,
   onRemoveSelection,
+  onUnlockRow,
 }: GridKeysInput) {
   const focus = selection.focus;
 
@@ -64,6 +67,12 @@ export function useGridKeys({
     } else if ((e.key === 'i' || e.key === 'I') && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       onIndexSelection();
+    } else if ((e.key === 'u' || e.key === 'U') && focus !== null && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      const row = rows.getRow(focus);
+      if (row) {
+        e.preventDefault();
+        onUnlockRow(row);
+      }
     } else if (e.key === 'Delete' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       onRemoveSelection();

@@ -26,6 +26,8 @@ export type FileRows = {
   phases: ReadonlyMap<string, Phase>;
   error: AppError | null;
   retry: () => void;
+  /** Fetches the visible rows again (a file changed outside the host's events: an unlock). */
+  reload: () => void;
   /** Ids of the rows at these indexes, fetching pages that are not loaded. */
   idsAt: (indices: number[]) => Promise<string[]>;
   /** The rows at these indexes (to name them, as the remove dialog does), fetched like `idsAt`. */
@@ -154,6 +156,7 @@ export function useFileRows(query: FileQuery): FileRows {
     phases,
     error,
     retry,
+    reload: retry,
     idsAt,
     rowsAt,
   };

@@ -1,0 +1,34 @@
+/**
+ * docs/FORMATS.md [F13]: the password of a protected file is never kept, so its bytes cannot be read
+ * again. Reading it back answers from the text indexed when it was unlocked: a passage is its
+ * section's body, the whole file its live sections in order.
+ */
+import { AppError } from '#shared/errors.ts';
+import { needsPassword } from '#shared/password.ts';
+import { type Db, stmt } from '../db/driver.ts';
+import type { ItemRow } from './items.ts';
+
+/** Reads the bytes; a file that needs its password is answered by `indexed` instead. */
+export async function lockedOr(read: () => Promise<string>, indexed: () => string): Promise<string> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError && needsPassword(err.message)) return indexed();
+    throw err;
+  }
+}
+
+/** The whole indexed text of a file: its live sections' bodies, in order, a blank line apart. */
+export function indexedText(db: Db, file: ItemRow): string {
+  const rows = stmt(
+    db,
+    `SELECT body FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL
+     ORDER BY ordinal`,
+  ).all(file.id) as { body: string }[];
+  if (rows.length === 0)
+    throw new AppError(
+      'refused',
+      `${file.label} is password-protected and not unlocked yet: enter its password to index it.`,
+    );
+  return rows.map((r) => r.body).join('\n\n');
+}
