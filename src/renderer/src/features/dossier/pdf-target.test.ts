@@ -1,8 +1,9 @@
 /** [F15] The page and highlight a PDF dossier opens with; other formats keep the text view. */
 import { describe, expect, it } from 'vitest';
+import { UNLOCKED_NOTE } from '#shared/password.ts';
 import { pdfTargetOf } from './pdf-target.ts';
 
-const pdf = { format: 'pdf' };
+const pdf = { format: 'pdf', health: [] as string[] };
 const passage = {
   storageKind: 'section' as const,
   locator: { type: 'pdf' as const, page: 3, charStart: 100, charEnd: 180, lineStart: 4, lineEnd: 6 },
@@ -18,6 +19,12 @@ describe('[F15] pdfTargetOf', () => {
     });
     // A span past the passage is not its own: the whole passage is highlighted.
     expect(pdfTargetOf(passage, pdf, { start: 10, end: 400 })?.range).toEqual({ start: 100, end: 180 });
+  });
+
+  it('keeps the text view for a PDF indexed with a password, which cannot be drawn without it', () => {
+    const locked = { format: 'pdf', health: [UNLOCKED_NOTE] };
+    expect(pdfTargetOf(passage, locked)).toBeNull();
+    expect(pdfTargetOf({ storageKind: 'file', locator: null }, locked)).toBeNull();
   });
 
   it("highlights an OCR'd passage by its box", () => {
@@ -38,8 +45,8 @@ describe('[F15] pdfTargetOf', () => {
       storageKind: 'section' as const,
       locator: { type: 'docx' as const, charStart: 0, charEnd: 9, lineStart: 1, lineEnd: 1 },
     };
-    expect(pdfTargetOf(docx, { format: 'docx' })).toBeNull();
-    expect(pdfTargetOf({ storageKind: 'file', locator: null }, { format: 'xlsx' })).toBeNull();
+    expect(pdfTargetOf(docx, { format: 'docx', health: [] })).toBeNull();
+    expect(pdfTargetOf({ storageKind: 'file', locator: null }, { format: 'xlsx', health: [] })).toBeNull();
     expect(pdfTargetOf({ storageKind: 'note', locator: null }, undefined)).toBeNull();
   });
 });
