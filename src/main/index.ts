@@ -1,14 +1,31 @@
 /**
  * Electron main process: one sandboxed, context-isolated window on the app's own UI, a strict CSP,
- * no navigation away from the app, no new windows, no webviews, and no permissions.
+ * no navigation away from the app, no new windows, no webviews, and no permissions. As a desktop
+ * app (docs/PACKAGING.md [P8]–[P11]): one instance, handed the files the OS opens with it; the
+ * window's size and place kept; an application menu; "Open at login" only when asked for.
  */
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, type Session, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  Menu,
+  type OpenDialogOptions,
+  type Session,
+  screen,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { EVENT_CHANNEL } from '#shared/api/bridge.ts';
-import type { EventName } from '#shared/api/events.ts';
+import type { AppCommandEvent, EventName } from '#shared/api/events.ts';
 import { EngineProcess } from './engine-process.ts';
 import { registerIpc } from './ipc.ts';
+import { applyOpenAtLogin, PREFERENCES_FILE, readPreferences } from './login-item.ts';
+import { aboutText, buildMenuTemplate } from './menu.ts';
+import { filesFromLaunch, handOverFiles } from './open-files.ts';
 import {
   type AppLocation,
   CONTENT_SECURITY_POLICY,
@@ -18,6 +35,7 @@ import {
   parseDevServerUrl,
   withContentSecurityPolicy,
 } from './security.ts';
+import { loadWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state.ts';
 
 // Files this process creates (the profile) are the user's only ([M1] in docs/SECURITY.md); the
 // engine process sets the same umask itself (src/engine/processes/engine-host.ts).
@@ -38,6 +56,8 @@ const location: AppLocation = {
 const isTrusted = (url: string): boolean => isTrustedUrl(url, location);
 const openExternal = (url: string): Promise<boolean> =>
   openExternalSafely(url, (href) => shell.openExternal(href));
+
+const APP_NAME = 'Org Brain';
 
 let mainWindow: BrowserWindow | null = null;
 
@@ -76,22 +96,28 @@ function send(window: BrowserWindow, event: EventName, payload: unknown): void {
 
 let engine: EngineProcess | null = null;
 
-/** The engine process: its data folder is the workspace in the user data folder (or BRAIN_HOME). */
+/** The workspace: in the user data folder, or BRAIN_HOME. */
+const workspaceHome = (): string => process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
+
+/** The engine process, on the workspace folder. */
 function startEngine(): EngineProcess {
-  const home = process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
-  return new EngineProcess(here, { home, version: app.getVersion() }, (event, payload) => {
+  return new EngineProcess(here, { home: workspaceHome(), version: app.getVersion() }, (event, payload) => {
     if (mainWindow) send(mainWindow, event, payload);
   });
 }
 
+const windowStateFile = (): string => join(app.getPath('userData'), WINDOW_STATE_FILE);
+
 function createWindow(): BrowserWindow {
+  const state = loadWindowState(windowStateFile(), screen.getAllDisplays());
   const window = new BrowserWindow({
-    width: 1100,
-    height: 720,
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
     minWidth: 640,
     minHeight: 480,
     show: false,
-    title: 'Org Brain',
+    title: APP_NAME,
     backgroundColor: '#f7f6f3',
     webPreferences: {
       preload: preloadPath,
@@ -107,7 +133,18 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  window.once('ready-to-show', () => window.show());
+  window.once('ready-to-show', () => {
+    if (state.maximized) window.maximize();
+    window.show();
+  });
+  // The normal bounds (not the maximized ones), saved as the window closes ([P9]).
+  window.on('close', () => {
+    try {
+      saveWindowState(windowStateFile(), window.getNormalBounds(), window.isMaximized());
+    } catch (err) {
+      console.error('[window] could not save its state:', err);
+    }
+  });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -117,17 +154,107 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
+/** Sends the window an `app.command`, once its page has loaded (it subscribes as it starts). */
+function sendCommand(command: AppCommandEvent): void {
+  const window = mainWindow;
+  if (!window || window.isDestroyed()) return;
+  if (window.webContents.isLoading()) window.webContents.once('did-finish-load', () => sendCommand(command));
+  else send(window, 'app.command', command);
+}
+
+/** Files the OS handed over before the engine ran (the first launch's argv, macOS open-file). */
+const pendingFiles: string[] = [];
+
+/** Adds files the OS or the File menu gave, as a drop does, and shows the report ([P8]). */
+function addFromDesktop(paths: readonly string[], source: string): void {
+  if (!engine) {
+    pendingFiles.push(...paths);
+    return;
+  }
+  const running = engine;
+  void handOverFiles(paths, source, {
+    addFiles: (input) => running.invoke('files.add', input),
+    send: sendCommand,
+  });
+}
+
+function focusWindow(): void {
+  // macOS keeps running with no window: a launch that hands over files brings one back.
+  if (!mainWindow && app.isReady()) mainWindow = createWindow();
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+const launchFiles = (argv: readonly string[], workingDirectory: string): string[] =>
+  filesFromLaunch({ argv, workingDirectory, isPackaged: app.isPackaged, exists: existsSync });
+
+/** The File menu's pickers: native dialogs, then the same add as a drop ([P10]). */
+async function pickAndAdd(properties: OpenDialogOptions['properties'], source: string): Promise<void> {
+  const options: OpenDialogOptions = { properties };
+  const picked = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  if (!picked.canceled) addFromDesktop(picked.filePaths, source);
+}
+
+/** A folder of the app's (the workspace, the logs), opened in the OS file manager. */
+function openFolder(path: string): void {
+  mkdirSync(path, { recursive: true });
+  void shell.openPath(path);
+}
+
+function showAbout(): void {
+  const { message, detail } = aboutText(
+    APP_NAME,
+    {
+      app: app.getVersion(),
+      electron: process.versions.electron ?? '',
+      chrome: process.versions.chrome ?? '',
+      node: process.versions.node,
+      v8: process.versions.v8,
+    },
+    `${process.platform} ${process.arch}`,
+  );
+  const options = { type: 'info' as const, title: `About ${APP_NAME}`, message, detail, buttons: ['OK'] };
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+}
+
+function installMenu(): void {
+  const template = buildMenuTemplate({
+    platform: process.platform,
+    appName: APP_NAME,
+    development: !app.isPackaged,
+    handlers: {
+      addFiles: () => void pickAndAdd(['openFile', 'multiSelections'], 'Add Files'),
+      addFolder: () => void pickAndAdd(['openDirectory', 'multiSelections'], 'Add Folder'),
+      watchFolder: () => sendCommand({ command: 'watch-folder' }),
+      openDataFolder: () => openFolder(workspaceHome()),
+      openLogs: () => openFolder(app.getPath('logs')),
+      about: showAbout,
+    },
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 function start(): void {
   app.enableSandbox();
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;
   }
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
+  // A second launch (files dropped on the icon, "Open with") hands its files here and quits ([P8]).
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    focusWindow();
+    addFromDesktop(launchFiles(argv, workingDirectory), 'Opened with Org Brain');
   });
+  // macOS: files dropped on the Dock icon, before or after the app is ready.
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    addFromDesktop([path], 'Opened with Org Brain');
+  });
+  pendingFiles.push(...launchFiles(process.argv, process.cwd()));
   app.on('web-contents-created', (_event, contents) => hardenContents(contents));
   app.on('will-quit', (event) => {
     if (!engine) return;
@@ -142,9 +269,14 @@ function start(): void {
 
   void app.whenReady().then(() => {
     hardenSession(session.defaultSession);
+    applyOpenAtLogin(readPreferences(join(app.getPath('userData'), PREFERENCES_FILE)), (settings) =>
+      app.setLoginItemSettings(settings),
+    );
+    installMenu();
     engine = startEngine();
     registerIpc(isTrusted, (name, input) => (engine as EngineProcess).invoke(name, input));
     mainWindow = createWindow();
+    addFromDesktop(pendingFiles.splice(0), 'Opened with Org Brain');
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
     });

@@ -3,10 +3,10 @@
  * actions every screen reaches through AppContext. Ctrl/Cmd+K toggles the palette; Esc closes the
  * dossier unless a dialog or menu is open (it takes Esc first).
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PaletteItem } from '../features/palette/palette-items.ts';
 import { useHotkey } from '../hooks/useHotkey.ts';
-import { addDroppedFiles, call, type DroppedFile } from '../lib/api.ts';
+import { addDroppedFiles, call, type DroppedFile, subscribe } from '../lib/api.ts';
 import { plural } from '../lib/format.ts';
 import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
 import type { AddResult, AppActions, DossierTarget, Notice, TreeTarget, View } from './app-context.ts';
@@ -85,6 +85,22 @@ export function useShell(): Shell {
         setUpload(null);
       }
     },
+    [notify],
+  );
+
+  // The desktop app's menu and the OS (files dropped on its icon) reach the window here
+  // (docs/PACKAGING.md [P8], [P10]): main has added the files and sends the report a drop gets.
+  useEffect(
+    () =>
+      subscribe('app.command', (event) => {
+        if (event.command === 'watch-folder') {
+          setWatchOpen(true);
+          return;
+        }
+        setView('files');
+        setAddResult({ report: event.report, source: event.source });
+        notify(summarizeReport(event.report), event.report.refused.length ? 'info' : 'success');
+      }),
     [notify],
   );
 
