@@ -197,9 +197,13 @@ describe('the package holds what main loads ([P3])', () => {
     }
   });
 
-  it('is the package.json main', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
+  it('is the package.json main, and the app is named org-brain to Electron', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg.main).toBe('out/main/index.js');
+    // Electron's userData folder is named after package.json's productName or name; the launchers
+    // (resources/bin) find the app's workspace there.
+    expect(pkg.productName).toBeUndefined();
+    expect(pkg.name).toBe('org-brain');
   });
 
   it('has every package the bundles import among the production dependencies, not excluded', () => {
@@ -388,18 +392,24 @@ describe('extra resources ([P6], [P7])', () => {
         mkdirSync(dirname(exe), { recursive: true });
         writeFileSync(
           exe,
-          `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || exit 9\necho "model dir: $BRAIN_MODEL_DIR" >&2\nexec "${process.execPath}" "$@"\n`,
+          `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || exit 9\necho "model dir: $BRAIN_MODEL_DIR" >&2\necho "home: $BRAIN_HOME" >&2\nexec "${process.execPath}" "$@"\n`,
         );
         chmodSync(exe, 0o755);
         mkdirSync(join(dir, 'path'));
         symlinkSync(join(resources, 'bin/brain'), join(dir, 'path/brain'));
         const run = spawnSync(join(dir, 'path/brain'), ['--help'], {
           encoding: 'utf8',
-          env: { ...process.env, BRAIN_MODEL_DIR: '' },
+          env: { ...process.env, BRAIN_MODEL_DIR: '', BRAIN_HOME: '', HOME: dir, XDG_CONFIG_HOME: '' },
         });
         expect(run.status, run.stderr).toBe(0);
         expect(run.stdout).toContain('Usage: brain');
         expect(run.stderr).toContain(`model dir: ${join(resources, 'models')}`);
+        // The app's own workspace: Electron's userData folder for the app, then workspace/.
+        const userData =
+          process.platform === 'darwin'
+            ? join(dir, 'Library/Application Support/org-brain')
+            : join(dir, '.config/org-brain');
+        expect(run.stderr).toContain(`home: ${join(userData, 'workspace')}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
