@@ -15,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -22,8 +23,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { getRawHeader } from '@electron/asar';
 import { Minimatch } from 'minimatch';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve('.');
 const OUT_MAIN = join(ROOT, 'out/main');
@@ -489,5 +491,105 @@ describe('npm run dist (scripts/dist.mjs, [P7])', () => {
     };
     expect(pkg.scripts.dist).toBe('node scripts/dist.mjs');
     expect(relative(ROOT, join(ROOT, 'scripts/dist.mjs'))).toBe('scripts/dist.mjs');
+  });
+});
+
+/**
+ * electron-builder itself, offline: it packs the unpacked Linux app (`--dir`) around a stand-in
+ * for Electron's distribution (this machine has no Electron binary) without rebuilding native
+ * modules, and the archive it writes is read back. What it holds is what an installer holds.
+ */
+describe.runIf(process.platform === 'linux')('the unpacked Linux app, as electron-builder packs it', () => {
+  type Entry = { files?: Record<string, Entry>; unpacked?: boolean; size?: number };
+  let work: string;
+  let app: string;
+  let archive: Map<string, Entry>;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'brain-pack-'));
+    const fakeElectron = join(work, 'electron-dist');
+    mkdirSync(fakeElectron);
+    writeFileSync(join(fakeElectron, 'electron'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(fakeElectron, 'electron'), 0o755);
+    writeFileSync(join(fakeElectron, 'LICENSE'), '');
+    const electronVersion = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const packed = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/electron-builder/cli.js'),
+        '--config',
+        'electron-builder.config.mjs',
+        '--linux',
+        'dir',
+        '--x64',
+        `-c.electronDist=${fakeElectron}`,
+        `-c.electronVersion=${electronVersion}`,
+        '-c.npmRebuild=false',
+        `-c.directories.output=${join(work, 'dist')}`,
+      ],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BRAIN_BUNDLE_MODEL: '' } },
+    );
+    if (packed.status !== 0) throw new Error(`electron-builder failed:\n${packed.stdout}\n${packed.stderr}`);
+    app = join(work, 'dist/linux-unpacked');
+    archive = new Map();
+    const walk = (entry: Entry, path: string) => {
+      for (const [name, child] of Object.entries(entry.files ?? {})) {
+        const childPath = path ? `${path}/${name}` : name;
+        if (child.files) walk(child, childPath);
+        else archive.set(childPath, child);
+      }
+    };
+    walk(getRawHeader(join(app, 'resources/app.asar')).header as Entry, '');
+  }, 300_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('holds every bundle of out/ and package.json, and what main loads by name', () => {
+    for (const dir of ['out/main', 'out/preload', 'out/renderer', 'out/renderer/assets']) {
+      for (const file of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        if (file.isFile() && !file.name.endsWith('.map'))
+          expect(archive.has(`${dir}/${file.name}`), file.name).toBe(true);
+      }
+    }
+    for (const file of mainFiles)
+      for (const entry of entriesLoadedBy(file)) expect(archive.has(entry), entry).toBe(true);
+    expect(archive.has('package.json')).toBe(true);
+  });
+
+  it('holds nothing of the sources, tests, benchmarks, docs or scripts', () => {
+    const outside = [...archive.keys()].filter((p) => !p.startsWith('node_modules/'));
+    expect(outside.filter((p) => !/^(out\/(main|preload|renderer)\/|package\.json$)/.test(p))).toEqual([]);
+    expect([...archive.keys()].filter((p) => p.endsWith('.map'))).toEqual([]);
+  });
+
+  it('unpacks every native binary beside the archive, only Linux x64 ones', () => {
+    const native = [...archive.entries()].filter(([p]) => /\.(node|so(\.\d+)*|dylib|dll)$/.test(p));
+    expect(native.length).toBeGreaterThan(4);
+    for (const [path, entry] of native) {
+      expect(entry.unpacked, `${path} is unpacked`).toBe(true);
+      expect(existsSync(join(app, 'resources/app.asar.unpacked', path)), path).toBe(true);
+      expect(path).not.toMatch(/darwin|win32|windows|arm64/);
+    }
+    const paths = native.map(([p]) => p);
+    expect(paths).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    expect(paths).toContain('node_modules/sqlite-vec-linux-x64/vec0.so');
+    expect(paths).toContain('node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node');
+  });
+
+  it('puts the sample workspace and the launchers in resources, and no model without the flag', () => {
+    const resources = join(app, 'resources');
+    expect(readdirSync(join(resources, 'sample')).sort()).toEqual(
+      readdirSync(join(ROOT, 'resources/sample')).sort(),
+    );
+    expect(statSync(join(resources, 'bin/brain')).mode & 0o111).not.toBe(0);
+    expect(existsSync(join(resources, 'bin/brain.cmd'))).toBe(true);
+    expect(existsSync(join(resources, 'models'))).toBe(false);
+    expect(existsSync(join(app, 'org-brain'))).toBe(true);
   });
 });
