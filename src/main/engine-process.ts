@@ -22,14 +22,27 @@ export class EngineProcess {
     entryDir: string,
     env: { home: string; version: string },
     private readonly onEvent: (event: EventName, payload: unknown) => void,
+    /** Also hands the engine's output here (the app log, docs/PACKAGING.md [P12]). */
+    onOutput?: (text: string) => void,
   ) {
     this.ready = new Promise((resolve) => {
       const child = utilityProcess.fork(join(entryDir, 'engine-host.js'), [], {
         serviceName: 'Org Brain engine',
-        stdio: 'inherit',
+        stdio: onOutput ? 'pipe' : 'inherit',
         env: { ...process.env, BRAIN_HOME: env.home, BRAIN_APP_VERSION: env.version },
       });
       this.child = child;
+      if (onOutput) {
+        // The output still reaches this process's own stdout and stderr, as with 'inherit'.
+        child.stdout?.on('data', (chunk: Buffer) => {
+          process.stdout.write(chunk);
+          onOutput(chunk.toString('utf8'));
+        });
+        child.stderr?.on('data', (chunk: Buffer) => {
+          process.stderr.write(chunk);
+          onOutput(chunk.toString('utf8'));
+        });
+      }
       child.on('message', (message: EngineMessage) => {
         if (message.type === 'ready') resolve();
         if (message.type === 'fatal') {

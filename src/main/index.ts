@@ -23,6 +23,7 @@ import { EVENT_CHANNEL } from '#shared/api/bridge.ts';
 import type { AppCommandEvent, EventName } from '#shared/api/events.ts';
 import { EngineProcess } from './engine-process.ts';
 import { registerIpc } from './ipc.ts';
+import { RotatingLog, teeConsole } from './log-file.ts';
 import { applyOpenAtLogin, PREFERENCES_FILE, readPreferences } from './login-item.ts';
 import { aboutText, buildMenuTemplate } from './menu.ts';
 import { filesFromLaunch, handOverFiles } from './open-files.ts';
@@ -99,11 +100,19 @@ let engine: EngineProcess | null = null;
 /** The workspace: in the user data folder, or BRAIN_HOME. */
 const workspaceHome = (): string => process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
 
-/** The engine process, on the workspace folder. */
+/** The app log in the OS's log folder, rotated by size ([P12]); set once the app is ready. */
+let appLog: RotatingLog | null = null;
+
+/** The engine process, on the workspace folder; its output goes to the app log too. */
 function startEngine(): EngineProcess {
-  return new EngineProcess(here, { home: workspaceHome(), version: app.getVersion() }, (event, payload) => {
-    if (mainWindow) send(mainWindow, event, payload);
-  });
+  return new EngineProcess(
+    here,
+    { home: workspaceHome(), version: app.getVersion() },
+    (event, payload) => {
+      if (mainWindow) send(mainWindow, event, payload);
+    },
+    (text) => appLog?.write('engine', text),
+  );
 }
 
 const windowStateFile = (): string => join(app.getPath('userData'), WINDOW_STATE_FILE);
@@ -268,6 +277,9 @@ function start(): void {
   });
 
   void app.whenReady().then(() => {
+    appLog = new RotatingLog(app.getPath('logs'));
+    teeConsole(appLog);
+    console.info(`${APP_NAME} ${app.getVersion()} starting (Electron ${process.versions.electron ?? '?'})`);
     hardenSession(session.defaultSession);
     applyOpenAtLogin(readPreferences(join(app.getPath('userData'), PREFERENCES_FILE)), (settings) =>
       app.setLoginItemSettings(settings),

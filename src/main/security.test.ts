@@ -270,9 +270,11 @@ describe('IPC allowlists', () => {
   });
 });
 
-describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P11])', () => {
+describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P12])', () => {
   const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
   const main = source('./index.ts');
+  /** The pure helpers main uses for the desktop: they import electron's types at most. */
+  const helpers = ['./menu.ts', './open-files.ts', './window-state.ts', './login-item.ts', './log-file.ts'];
 
   it('opens one BrowserWindow, sandboxed and isolated, and nothing else opens one', () => {
     expect(main.match(/new BrowserWindow\(/g)).toHaveLength(1);
@@ -287,13 +289,13 @@ describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P1
     ]) {
       expect(main).toContain(flag);
     }
-    for (const file of ['./menu.ts', './open-files.ts', './window-state.ts', './login-item.ts', './ipc.ts']) {
+    for (const file of [...helpers, './ipc.ts']) {
       expect(source(file), file).not.toMatch(/new BrowserWindow|BrowserView|WebContentsView|openExternal/);
     }
   });
 
   it('keeps the menu and desktop helpers free of electron at run time', () => {
-    for (const file of ['./menu.ts', './open-files.ts', './window-state.ts', './login-item.ts']) {
+    for (const file of helpers) {
       const imports = source(file).match(/^import (?!type ).*from 'electron';$/gm);
       expect(imports, file).toBeNull();
     }
