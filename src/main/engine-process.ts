@@ -16,15 +16,21 @@ export class EngineProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private dead: string | null = null;
+  private stopping = false;
   private readonly ready: Promise<void>;
 
   constructor(
     entryDir: string,
     env: { home: string; version: string },
     private readonly onEvent: (event: EventName, payload: unknown) => void,
-    /** Also hands the engine's output here (the app log, docs/PACKAGING.md [P12]). */
-    onOutput?: (text: string) => void,
+    hooks: {
+      /** Also hands the engine's output here (the app log, docs/PACKAGING.md [P12]). */
+      onOutput?: (text: string) => void;
+      /** Called when the process stops without stop() (src/main/engine-supervisor.ts, [P13]). */
+      onExit?: (reason: string) => void;
+    } = {},
   ) {
+    const { onOutput, onExit } = hooks;
     this.ready = new Promise((resolve) => {
       const child = utilityProcess.fork(join(entryDir, 'engine-host.js'), [], {
         serviceName: 'Org Brain engine',
@@ -57,8 +63,10 @@ export class EngineProcess {
         }
       });
       child.on('exit', (code) => {
-        this.fail(`The engine process stopped (exit code ${code}).`);
+        const reason = `The engine process stopped (exit code ${code}).`;
+        this.fail(reason);
         resolve();
+        if (!this.stopping) onExit?.(reason);
       });
     });
   }
@@ -87,6 +95,7 @@ export class EngineProcess {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (!this.child || this.dead) return;
     const child = this.child;
     await new Promise<void>((resolve) => {

@@ -22,6 +22,7 @@ import {
 import { EVENT_CHANNEL } from '#shared/api/bridge.ts';
 import type { AppCommandEvent, EventName } from '#shared/api/events.ts';
 import { EngineProcess } from './engine-process.ts';
+import { EngineSupervisor } from './engine-supervisor.ts';
 import { registerIpc } from './ipc.ts';
 import { RotatingLog, teeConsole } from './log-file.ts';
 import { applyOpenAtLogin, PREFERENCES_FILE, readPreferences } from './login-item.ts';
@@ -95,7 +96,7 @@ function send(window: BrowserWindow, event: EventName, payload: unknown): void {
   if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
 }
 
-let engine: EngineProcess | null = null;
+let engine: EngineSupervisor | null = null;
 
 /** The workspace: in the user data folder, or BRAIN_HOME. */
 const workspaceHome = (): string => process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
@@ -103,16 +104,28 @@ const workspaceHome = (): string => process.env.BRAIN_HOME || join(app.getPath('
 /** The app log in the OS's log folder, rotated by size ([P12]); set once the app is ready. */
 let appLog: RotatingLog | null = null;
 
-/** The engine process, on the workspace folder; its output goes to the app log too. */
-function startEngine(): EngineProcess {
-  return new EngineProcess(
-    here,
-    { home: workspaceHome(), version: app.getVersion() },
-    (event, payload) => {
-      if (mainWindow) send(mainWindow, event, payload);
+/**
+ * The engine process, on the workspace folder, its output in the app log too, started again when
+ * it stops by itself; the window is told ([P13]).
+ */
+function startEngine(): EngineSupervisor {
+  return new EngineSupervisor({
+    start: (onExit) =>
+      new EngineProcess(
+        here,
+        { home: workspaceHome(), version: app.getVersion() },
+        (event, payload) => {
+          if (mainWindow) send(mainWindow, event, payload);
+        },
+        { onOutput: (text) => appLog?.write('engine', text), onExit },
+      ),
+    notify: (notice) => {
+      console.error(
+        `[engine] ${notice.reason} ${notice.kind === 'restarting' ? 'Starting it again.' : 'Giving up.'}`,
+      );
+      sendCommand({ command: 'engine', ...notice });
     },
-    (text) => appLog?.write('engine', text),
-  );
+  });
 }
 
 const windowStateFile = (): string => join(app.getPath('userData'), WINDOW_STATE_FILE);
@@ -286,7 +299,7 @@ function start(): void {
     );
     installMenu();
     engine = startEngine();
-    registerIpc(isTrusted, (name, input) => (engine as EngineProcess).invoke(name, input));
+    registerIpc(isTrusted, (name, input) => (engine as EngineSupervisor).invoke(name, input));
     mainWindow = createWindow();
     addFromDesktop(pendingFiles.splice(0), 'Opened with Org Brain');
     app.on('activate', () => {

@@ -270,11 +270,18 @@ describe('IPC allowlists', () => {
   });
 });
 
-describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P12])', () => {
+describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P13])', () => {
   const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
   const main = source('./index.ts');
   /** The pure helpers main uses for the desktop: they import electron's types at most. */
-  const helpers = ['./menu.ts', './open-files.ts', './window-state.ts', './login-item.ts', './log-file.ts'];
+  const helpers = [
+    './menu.ts',
+    './open-files.ts',
+    './window-state.ts',
+    './login-item.ts',
+    './log-file.ts',
+    './engine-supervisor.ts',
+  ];
 
   it('opens one BrowserWindow, sandboxed and isolated, and nothing else opens one', () => {
     expect(main.match(/new BrowserWindow\(/g)).toHaveLength(1);

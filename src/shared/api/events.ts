@@ -29,12 +29,16 @@ export type CompileProgressEvent = {
 };
 
 /**
- * The desktop app's main process to its window (docs/PACKAGING.md [P8], [P10]): files it added for
- * the OS or the File menu, with the report a drop gets, or the Watch Folder dialog to open.
+ * The desktop app's main process to its window (docs/PACKAGING.md [P8], [P10], [P13]): files it
+ * added for the OS or the File menu, with the report a drop gets; the Watch Folder dialog to open;
+ * the engine process restarting after a crash.
  */
 export type AppCommandEvent =
   | { command: 'added'; report: AddReport; source: string }
-  | { command: 'watch-folder' };
+  | { command: 'watch-folder' }
+  /** The engine process stopped by itself: main is starting it again, or gave up ([P13]). */
+  | { command: 'engine'; kind: 'restarting'; reason: string; attempt: number }
+  | { command: 'engine'; kind: 'gave-up'; reason: string };
 
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
 type AddProgressEvent = { done: number; total: number };

@@ -32,6 +32,20 @@ describe('app.command', () => {
     expect(t.inputsOf('files.add')).toEqual([]);
   });
 
+  it('tells the person when the engine restarts after a crash, or could not', async () => {
+    const t = fakeTransport(shellAnswers());
+    renderApp(t);
+    await screen.findByRole('heading', { name: 'Files' });
+    act(() =>
+      t.emit('app.command', { command: 'engine', kind: 'restarting', reason: 'exit code 9', attempt: 1 }),
+    );
+    expect(
+      await screen.findByText(/The engine stopped and is starting again; indexing goes on/),
+    ).toBeTruthy();
+    act(() => t.emit('app.command', { command: 'engine', kind: 'gave-up', reason: 'exit code 9' }));
+    expect(await screen.findByText(/could not be started again: restart Org Brain/)).toBeTruthy();
+  });
+
   it('opens the Watch Folder dialog', async () => {
     const t = fakeTransport(shellAnswers());
     renderApp(t);

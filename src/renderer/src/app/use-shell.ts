@@ -97,6 +97,18 @@ export function useShell(): Shell {
           setWatchOpen(true);
           return;
         }
+        if (event.command === 'engine') {
+          if (event.kind === 'restarting')
+            notify(
+              `The engine stopped and is starting again; indexing goes on where it was. (${event.reason})`,
+            );
+          else
+            notify(
+              `The engine stopped and could not be started again: restart Org Brain. (${event.reason})`,
+              'error',
+            );
+          return;
+        }
         setView('files');
         setAddResult({ report: event.report, source: event.source });
         notify(summarizeReport(event.report), event.report.refused.length ? 'info' : 'success');
