@@ -259,16 +259,21 @@ describe('native code ([P3]–[P5])', () => {
     modules = productionPackages().flatMap(packageFiles);
   });
 
-  it('unpacks every native binary the Linux package ships, and the sqlite-vec extension', () => {
-    const shipped = shipsModule(config, 'linux');
-    const unpacked = matcher(config.asarUnpack, 'x64');
+  it('unpacks every native binary this platform’s package ships, and the sqlite-vec extension', () => {
+    // This machine's own packages: npm installed only its platform's binaries.
+    const target: Platform =
+      process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : 'linux';
+    const { arch, platform } = process;
+    const shipped = shipsModule(config, target, arch);
+    const unpacked = matcher(config.asarUnpack, arch);
     const native = modules.filter((f) => /\.(node|so(\.\d+)*|dylib|dll)$/.test(f)).filter(shipped);
+    const vec = `node_modules/sqlite-vec-${platform === 'win32' ? 'windows' : platform}-${arch}/vec0.`;
     expect(native).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-    expect(native.some((f) => /^node_modules\/sqlite-vec-linux-x64\/vec0\.so$/.test(f))).toBe(true);
-    expect(native.some((f) => f.startsWith('node_modules/onnxruntime-node/bin/napi-v6/linux/x64/'))).toBe(
-      true,
-    );
-    expect(native.some((f) => f.startsWith('node_modules/@img/sharp-linux-x64/'))).toBe(true);
+    expect(native.some((f) => f.startsWith(vec))).toBe(true);
+    expect(
+      native.some((f) => f.startsWith(`node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/`)),
+    ).toBe(true);
+    expect(native.some((f) => f.startsWith(`node_modules/@img/sharp-${platform}-${arch}/`))).toBe(true);
     for (const file of native) expect(unpacked(file), `${file} is unpacked`).toBe(true);
   });
 
@@ -390,7 +395,8 @@ describe('extra resources ([P6], [P7])', () => {
         chmodSync(join(resources, 'bin/brain'), 0o755);
         symlinkSync(ROOT, join(resources, 'app.asar'));
         mkdirSync(join(resources, 'models'));
-        const exe = join(dir, 'app', process.platform === 'darwin' ? '../MacOS/Org Brain' : 'org-brain');
+        // Linux: <app>/org-brain beside resources/; macOS: Contents/MacOS/Org Brain beside Contents/Resources.
+        const exe = join(resources, '..', process.platform === 'darwin' ? 'MacOS/Org Brain' : 'org-brain');
         mkdirSync(dirname(exe), { recursive: true });
         writeFileSync(
           exe,
