@@ -5,6 +5,7 @@
  * window's size and place kept; an application menu; "Open at login" only when asked for.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -37,6 +38,7 @@ import {
   parseDevServerUrl,
   withContentSecurityPolicy,
 } from './security.ts';
+import { checkOnce, isIndexing, type UpdateNotice, type Updater, updateFeed } from './updates.ts';
 import { loadWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state.ts';
 
 // Files this process creates (the profile) are the user's only ([M1] in docs/SECURITY.md); the
@@ -260,6 +262,42 @@ function installMenu(): void {
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
+/**
+ * Updates ([P14]): electron-updater on the configured feed, loaded only then; checked now and
+ * daily, downloaded only while nothing is indexed, installed when the app next quits.
+ */
+function startUpdates(feed: string): void {
+  const { autoUpdater } = createRequire(import.meta.url)(
+    'electron-updater',
+  ) as typeof import('electron-updater');
+  autoUpdater.autoDownload = false;
+  autoUpdater.autoInstallOnAppQuit = true;
+  autoUpdater.setFeedURL({ provider: 'generic', url: feed });
+  const updater: Updater = {
+    check: async () => {
+      const result = await autoUpdater.checkForUpdates();
+      return { available: result?.isUpdateAvailable === true, version: result?.updateInfo.version };
+    },
+    download: async () => {
+      await autoUpdater.downloadUpdate();
+    },
+  };
+  const indexing = async () => {
+    const status = await engine?.invoke('status.get', {});
+    return isIndexing(status?.ok ? (status.data as { queue?: { queued: number; running: number } }) : null);
+  };
+  const notify = (notice: UpdateNotice) => {
+    if (notice.kind === 'failed') console.warn(`[updates] ${notice.message}`);
+    else console.info(`[updates] ${notice.version} downloaded: installed when Org Brain next quits`);
+    sendCommand({ command: 'update', ...notice });
+  };
+  const run = async () => {
+    const next = await checkOnce(updater, indexing, notify);
+    setTimeout(() => void run(), next).unref();
+  };
+  void run();
+}
+
 function start(): void {
   app.enableSandbox();
   if (!app.requestSingleInstanceLock()) {
@@ -294,14 +332,15 @@ function start(): void {
     teeConsole(appLog);
     console.info(`${APP_NAME} ${app.getVersion()} starting (Electron ${process.versions.electron ?? '?'})`);
     hardenSession(session.defaultSession);
-    applyOpenAtLogin(readPreferences(join(app.getPath('userData'), PREFERENCES_FILE)), (settings) =>
-      app.setLoginItemSettings(settings),
-    );
+    const preferences = readPreferences(join(app.getPath('userData'), PREFERENCES_FILE));
+    applyOpenAtLogin(preferences, (settings) => app.setLoginItemSettings(settings));
     installMenu();
     engine = startEngine();
     registerIpc(isTrusted, (name, input) => (engine as EngineSupervisor).invoke(name, input));
     mainWindow = createWindow();
     addFromDesktop(pendingFiles.splice(0), 'Opened with Org Brain');
+    const feed = app.isPackaged ? updateFeed(preferences.updateFeed, process.env) : null;
+    if (feed) startUpdates(feed);
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
     });

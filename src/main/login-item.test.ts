@@ -14,6 +14,10 @@ describe('Open at login ([P11] in docs/PACKAGING.md)', () => {
       ).toEqual({ openAtLogin: false });
     }
     expect(readPreferences('p', () => '{"openAtLogin":true}')).toEqual({ openAtLogin: true });
+    expect(readPreferences('p', () => '{"updateFeed":"https://u.example/"}')).toEqual({
+      openAtLogin: false,
+      updateFeed: 'https://u.example/',
+    });
   });
 
   it('touches the OS login items only when it is on', () => {

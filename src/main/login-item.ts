@@ -1,12 +1,13 @@
 /**
- * "Open at login" ([P11] in docs/PACKAGING.md): off unless <userData>/preferences.json says
- * `"openAtLogin": true`, and main touches the OS login items only then. No electron import.
+ * The desktop preferences in <userData>/preferences.json ([P11], [P14] in docs/PACKAGING.md):
+ * "Open at login" is off unless it says `"openAtLogin": true`, and main touches the OS login items
+ * only then; `"updateFeed"` turns updates on (src/main/updates.ts checks it). No electron import.
  */
 import { readFileSync } from 'node:fs';
 
 export const PREFERENCES_FILE = 'preferences.json';
 
-export type DesktopPreferences = { openAtLogin: boolean };
+export type DesktopPreferences = { openAtLogin: boolean; updateFeed?: unknown };
 
 /** The preferences in `file`; anything missing, unreadable or not `true` is off. */
 export function readPreferences(
@@ -15,8 +16,11 @@ export function readPreferences(
 ): DesktopPreferences {
   try {
     const raw: unknown = JSON.parse(read(file));
-    const on = typeof raw === 'object' && raw !== null && Reflect.get(raw, 'openAtLogin') === true;
-    return { openAtLogin: on };
+    if (typeof raw !== 'object' || raw === null) return { openAtLogin: false };
+    const prefs: DesktopPreferences = { openAtLogin: Reflect.get(raw, 'openAtLogin') === true };
+    const feed: unknown = Reflect.get(raw, 'updateFeed');
+    if (feed !== undefined) prefs.updateFeed = feed;
+    return prefs;
   } catch {
     return { openAtLogin: false };
   }

@@ -270,7 +270,7 @@ describe('IPC allowlists', () => {
   });
 });
 
-describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P13])', () => {
+describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P14])', () => {
   const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
   const main = source('./index.ts');
   /** The pure helpers main uses for the desktop: they import electron's types at most. */
@@ -281,6 +281,7 @@ describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P1
     './login-item.ts',
     './log-file.ts',
     './engine-supervisor.ts',
+    './updates.ts',
   ];
 
   it('opens one BrowserWindow, sandboxed and isolated, and nothing else opens one', () => {
@@ -354,6 +355,17 @@ describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P1
         expect(ok, JSON.stringify(item)).toBe(true);
       }
     }
+  });
+
+  it('loads electron-updater only for a configured feed, in a packaged app', () => {
+    expect(main).not.toMatch(/from 'electron-updater'/);
+    // Required in one place (startUpdates); the other mention is its type.
+    expect(main.match(/'electron-updater'/g)).toHaveLength(2);
+    expect(main.match(/typeof import\('electron-updater'\)/g)).toHaveLength(1);
+    expect(main).toContain(
+      'const feed = app.isPackaged ? updateFeed(preferences.updateFeed, process.env) : null;',
+    );
+    expect(main).toContain('if (feed) startUpdates(feed);');
   });
 
   it('sends app.command to the window only: it is no command the window may invoke', () => {

@@ -38,7 +38,10 @@ export type AppCommandEvent =
   | { command: 'watch-folder' }
   /** The engine process stopped by itself: main is starting it again, or gave up ([P13]). */
   | { command: 'engine'; kind: 'restarting'; reason: string; attempt: number }
-  | { command: 'engine'; kind: 'gave-up'; reason: string };
+  | { command: 'engine'; kind: 'gave-up'; reason: string }
+  /** An update was downloaded (installed when the app next quits), or its check failed ([P14]). */
+  | { command: 'update'; kind: 'downloaded'; version: string }
+  | { command: 'update'; kind: 'failed'; message: string };
 
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
 type AddProgressEvent = { done: number; total: number };

@@ -97,6 +97,14 @@ export function useShell(): Shell {
           setWatchOpen(true);
           return;
         }
+        if (event.command === 'update') {
+          if (event.kind === 'downloaded')
+            notify(
+              `Org Brain ${event.version} is ready: it is installed when you next quit the app`,
+              'success',
+            );
+          return;
+        }
         if (event.command === 'engine') {
           if (event.kind === 'restarting')
             notify(
