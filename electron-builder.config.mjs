@@ -91,7 +91,9 @@ export function builderConfig(env = process.env) {
     // The app opens no file types of its own: it is given files by drop or from its menu ([P1]).
     fileAssociations: [],
     protocols: [],
-    publish: null,
+    // With a feed (BRAIN_UPDATE_URL), electron-builder also writes the feed's latest*.yml beside
+    // the installers; nothing is uploaded by it (`npm run dist` passes --publish never) ([P14]).
+    publish: env.BRAIN_UPDATE_URL ? [{ provider: 'generic', url: env.BRAIN_UPDATE_URL }] : null,
     linux: {
       target: ['AppImage', 'deb'],
       // The binary in /opt/Org Brain/ (resources/bin/brain starts it); macOS and Windows keep the product name.

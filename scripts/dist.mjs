@@ -62,7 +62,16 @@ function main() {
   const cli = join(dirname(require.resolve('electron-builder/package.json')), 'cli.js');
   const extra = process.argv.slice(2);
   const code = run(
-    [cli, '--config', 'electron-builder.config.mjs', ...platformFlags(process.platform), ...extra],
+    [
+      cli,
+      '--config',
+      'electron-builder.config.mjs',
+      ...platformFlags(process.platform),
+      // The release workflow attaches the installers itself (.github/workflows/release.yml).
+      '--publish',
+      'never',
+      ...extra,
+    ],
     env,
   );
 

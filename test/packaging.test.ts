@@ -154,7 +154,11 @@ describe('electron-builder configuration ([P1])', () => {
       validateConfiguration: (c: unknown, log: { isEnabled: boolean; add: () => void }) => Promise<void>;
     };
     const mod = await load<ConfigModule>('electron-builder.config.mjs');
-    for (const env of [{}, { BRAIN_BUNDLE_MODEL: '1' }]) {
+    for (const env of [
+      {},
+      { BRAIN_BUNDLE_MODEL: '1' },
+      { BRAIN_UPDATE_URL: 'https://updates.example.com/' },
+    ]) {
       await validateConfiguration(mod.builderConfig(env), { isEnabled: false, add: () => {} });
     }
     expect(mod.default.appId).toBe(config.appId);
@@ -372,6 +376,18 @@ describe('extra resources ([P6], [P7])', () => {
     expect(readdirSync(join(ROOT, 'resources/sample')).length).toBeGreaterThan(2);
     for (const file of ['brain', 'brain.cmd'])
       expect(existsSync(join(ROOT, 'resources/bin', file))).toBe(true);
+  });
+
+  it('writes an update feed only when BRAIN_UPDATE_URL names one ([P14])', async () => {
+    const mod = await load<ConfigModule>('electron-builder.config.mjs');
+    expect((mod.builderConfig({}) as unknown as { publish: unknown }).publish).toBeNull();
+    expect(
+      (
+        mod.builderConfig({ BRAIN_UPDATE_URL: 'https://updates.example.com/org-brain/' }) as unknown as {
+          publish: unknown;
+        }
+      ).publish,
+    ).toEqual([{ provider: 'generic', url: 'https://updates.example.com/org-brain/' }]);
   });
 
   it('bundles the model folder only with BRAIN_BUNDLE_MODEL=1', async () => {
