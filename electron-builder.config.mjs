@@ -1,14 +1,14 @@
 /**
  * electron-builder's configuration: what the installers hold and how they are made
- * (docs/PACKAGING.md, rules [P1]–[P7]). A module rather than electron-builder.yml because the
- * model folder is an extra resource only when BRAIN_BUNDLE_MODEL=1 ([P6]). `npm run dist`
+ * (docs/PACKAGING.md, rules [N1]–[N7]). A module rather than electron-builder.yml because the
+ * model folder is an extra resource only when BRAIN_BUNDLE_MODEL=1 ([N6]). `npm run dist`
  * (scripts/dist.mjs) passes it with --config; test/packaging.test.ts checks it against out/.
  */
 
 /** The bundles electron-vite writes (electron.vite.config.ts); out/native (npm start's binding) stays out. */
 const BUNDLES = ['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*'];
 
-/** Native code, unpacked beside app.asar: the OS loads it from real files only ([P4], [P5]). */
+/** Native code, unpacked beside app.asar: the OS loads it from real files only ([N4], [N5]). */
 const ASAR_UNPACK = [
   '**/*.node',
   'node_modules/better-sqlite3/**/*',
@@ -18,7 +18,7 @@ const ASAR_UNPACK = [
 ];
 
 /**
- * Never shipped ([P3]): source maps; better-sqlite3's SQLite sources and build leftovers; ONNX
+ * Never shipped ([N3]): source maps; better-sqlite3's SQLite sources and build leftovers; ONNX
  * Runtime's CUDA and TensorRT providers (the app runs it on the CPU); onnxruntime-web, whose parts
  * transformers.js uses are bundled into its own Node build; tsx and esbuild, which only the
  * clone's `bin/brain.mjs` needs (the app's command line is the bundle out/main/cli.js).
@@ -33,7 +33,7 @@ const EXCLUDE = [
 ];
 
 /**
- * Only the platform's own binaries ([P3]): each target drops the others' ONNX Runtime builds, and
+ * Only the platform's own binaries ([N3]): each target drops the others' ONNX Runtime builds, and
  * `${arch}` (expanded by electron-builder for each architecture it packages) drops the other
  * architecture's ONNX Runtime, sharp and sqlite-vec binaries.
  */
@@ -63,12 +63,12 @@ export function filesFor(platform) {
   return [...BUNDLES, 'package.json', ...EXCLUDE, ...PLATFORM_EXCLUDE[platform]];
 }
 
-/** The configuration; `env` decides whether the embedding model is bundled ([P6]). */
+/** The configuration; `env` decides whether the embedding model is bundled ([N6]). */
 export function builderConfig(env = process.env) {
   const extraResources = [
     // The sample workspace: src/engine/commands/files.ts finds it at <resources>/sample.
     { from: 'resources/sample', to: 'sample' },
-    // The `brain` command line launchers ([P7]).
+    // The `brain` command line launchers ([N7]).
     { from: 'resources/bin', to: 'bin' },
   ];
   // src/engine/embed/model-dir.ts looks for <resources>/models/<model id> in a packaged app.
@@ -84,15 +84,15 @@ export function builderConfig(env = process.env) {
     asarUnpack: ASAR_UNPACK,
     extraResources,
     // Native modules are rebuilt for Electron's ABI before packaging (@electron/rebuild), from a
-    // prebuilt binary where one exists for this Electron, else compiled ([P4]).
+    // prebuilt binary where one exists for this Electron, else compiled ([N4]).
     npmRebuild: true,
     buildDependenciesFromSource: false,
     nodeGypRebuild: false,
-    // The app opens no file types of its own: it is given files by drop or from its menu ([P1]).
+    // The app opens no file types of its own: it is given files by drop or from its menu ([N1]).
     fileAssociations: [],
     protocols: [],
     // With a feed (BRAIN_UPDATE_URL), electron-builder also writes the feed's latest*.yml beside
-    // the installers; nothing is uploaded by it (`npm run dist` passes --publish never) ([P14]).
+    // the installers; nothing is uploaded by it (`npm run dist` passes --publish never) ([N14]).
     publish: env.BRAIN_UPDATE_URL ? [{ provider: 'generic', url: env.BRAIN_UPDATE_URL }] : null,
     linux: {
       target: ['AppImage', 'deb'],
@@ -110,7 +110,7 @@ export function builderConfig(env = process.env) {
       icon: 'resources/icon.icns',
       category: 'public.app-category.productivity',
       hardenedRuntime: true,
-      // Notarized only when scripts/dist.mjs finds Apple's credentials in the environment ([P7]).
+      // Notarized only when scripts/dist.mjs finds Apple's credentials in the environment ([N7]).
       notarize: Boolean(env.APPLE_ID && env.APPLE_APP_SPECIFIC_PASSWORD && env.APPLE_TEAM_ID),
       files: filesFor('mac'),
     },

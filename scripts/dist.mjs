@@ -3,8 +3,8 @@
  * `npm run dist`: builds the installers for the platform it runs on with electron-builder and
  * electron-builder.config.mjs (docs/PACKAGING.md). Signing and notarization read their secrets
  * from the environment; each one that is missing is named in a warning and that step is skipped
- * ([P7]). Arguments after `--` go to electron-builder (e.g. `npm run dist -- --dir`).
- * Afterwards better-sqlite3 is rebuilt for this Node, since packaging rebuilt it for Electron ([P4]).
+ * ([N7]). Arguments after `--` go to electron-builder (e.g. `npm run dist -- --dir`).
+ * Afterwards better-sqlite3 is rebuilt for this Node, since packaging rebuilt it for Electron ([N4]).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

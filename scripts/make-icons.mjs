@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Renders the app icon (resources/icon.svg) into the files electron-builder reads ([P2] in
+ * Renders the app icon (resources/icon.svg) into the files electron-builder reads ([N2] in
  * docs/PACKAGING.md): resources/icon.png (1024 px, Linux and the source of the others),
  * resources/icon.ico (Windows: PNG entries of 16 to 256 px) and resources/icon.icns (macOS: PNG
  * entries of 16 to 1024 px). The outputs are committed; run `node scripts/make-icons.mjs` after
@@ -20,7 +20,7 @@ const render = (size) =>
     .png({ compressionLevel: 9 })
     .toBuffer();
 
-/** ICO: a 6-byte header, a 16-byte directory entry an image, then the PNG images ([P2]). */
+/** ICO: a 6-byte header, a 16-byte directory entry an image, then the PNG images ([N2]). */
 function ico(images) {
   const header = Buffer.alloc(6);
   header.writeUInt16LE(0, 0); // reserved
@@ -43,7 +43,7 @@ function ico(images) {
   return Buffer.concat([header, ...entries, ...images.map((i) => i.png)]);
 }
 
-/** The ICNS element types that hold a PNG, by pixel size ([P2]). */
+/** The ICNS element types that hold a PNG, by pixel size ([N2]). */
 const ICNS_TYPES = [
   ['icp4', 16],
   ['icp5', 32],

@@ -4,7 +4,7 @@
  * .github/workflows/release.yml). It starts the packaged app (`node scripts/smoke-electron.mjs
  * dist/linux-unpacked/org-brain`, or the unpacked `electron .` without an argument) with a
  * temporary data folder, checks that the Files screen renders, hands it a file the way the OS
- * does when one is dropped on the app's icon (a second launch naming it, docs/PACKAGING.md [P8]),
+ * does when one is dropped on the app's icon (a second launch naming it, docs/PACKAGING.md [N8]),
  * indexes it and finds it by a word. Where no Electron binary exists it says so and exits 0.
  * Not a unit test: `npm test` never runs it.
  */

@@ -1,7 +1,7 @@
 /**
  * The built main process (out/main/index.js; CI builds before testing) running in plain Node over
  * a stand-in for the electron module (test/main-process/fake-electron.mjs), since this machine
- * has no Electron binary: what it wires up as a desktop app (docs/PACKAGING.md [P8]–[P13]).
+ * has no Electron binary: what it wires up as a desktop app (docs/PACKAGING.md [N8]–[N13]).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * (CI builds before testing): what main loads ships, native code is unpacked, only the
  * platform's binaries ship, nothing of the sources or tests does, the sample workspace and the
  * command line ship, the model only with its flag, and the icons are what they claim
- * (docs/PACKAGING.md [P1]–[P7]). Files are matched as electron-builder matches them: minimatch
+ * (docs/PACKAGING.md [N1]–[N7]). Files are matched as electron-builder matches them: minimatch
  * with dot files, each pattern in turn including or excluding.
  */
 import { spawnSync } from 'node:child_process';
@@ -147,7 +147,7 @@ beforeAll(async () => {
   mainFiles = readdirSync(OUT_MAIN).filter((f) => f.endsWith('.js'));
 }, 240_000);
 
-describe('electron-builder configuration ([P1])', () => {
+describe('electron-builder configuration ([N1])', () => {
   it('is valid for electron-builder, with and without the bundled model', async () => {
     const require = createRequire(join(ROOT, 'node_modules/electron-builder/package.json'));
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
@@ -175,7 +175,7 @@ describe('electron-builder configuration ([P1])', () => {
   });
 });
 
-describe('the package holds what main loads ([P3])', () => {
+describe('the package holds what main loads ([N3])', () => {
   it('ships every entry the bundles load by name, for every platform', () => {
     const loaded = new Set<string>();
     for (const file of mainFiles) for (const entry of entriesLoadedBy(file)) loaded.add(entry);
@@ -257,7 +257,7 @@ describe('the package holds what main loads ([P3])', () => {
   });
 });
 
-describe('native code ([P3]–[P5])', () => {
+describe('native code ([N3]–[N5])', () => {
   let modules: string[];
   beforeAll(() => {
     modules = productionPackages().flatMap(packageFiles);
@@ -369,7 +369,7 @@ describe('native code ([P3]–[P5])', () => {
   });
 });
 
-describe('extra resources ([P6], [P7])', () => {
+describe('extra resources ([N6], [N7])', () => {
   it('ships the sample workspace and the command line launchers', () => {
     expect(config.extraResources).toContainEqual({ from: 'resources/sample', to: 'sample' });
     expect(config.extraResources).toContainEqual({ from: 'resources/bin', to: 'bin' });
@@ -378,7 +378,7 @@ describe('extra resources ([P6], [P7])', () => {
       expect(existsSync(join(ROOT, 'resources/bin', file))).toBe(true);
   });
 
-  it('writes an update feed only when BRAIN_UPDATE_URL names one ([P14])', async () => {
+  it('writes an update feed only when BRAIN_UPDATE_URL names one ([N14])', async () => {
     const mod = await load<ConfigModule>('electron-builder.config.mjs');
     expect((mod.builderConfig({}) as unknown as { publish: unknown }).publish).toBeNull();
     expect(
@@ -441,7 +441,7 @@ describe('extra resources ([P6], [P7])', () => {
   );
 });
 
-describe('icons ([P2])', () => {
+describe('icons ([N2])', () => {
   const png = (buf: Buffer) => {
     expect(buf.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(buf.subarray(12, 16).toString('ascii')).toBe('IHDR');
@@ -487,7 +487,7 @@ describe('icons ([P2])', () => {
   });
 });
 
-describe('npm run dist (scripts/dist.mjs, [P7])', () => {
+describe('npm run dist (scripts/dist.mjs, [N7])', () => {
   it('warns about each missing signing secret and builds every target of the platform', async () => {
     const dist = await load<DistModule>('scripts/dist.mjs');
     expect(dist.signingWarnings('linux', {})).toEqual([]);

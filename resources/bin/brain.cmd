@@ -1,5 +1,5 @@
 @echo off
-rem The `brain` command line of an installed Org Brain (docs/PACKAGING.md [P7]): the bundled CLI
+rem The `brain` command line of an installed Org Brain (docs/PACKAGING.md [N7]): the bundled CLI
 rem run by the app's own Electron as Node, on the app's own workspace unless BRAIN_HOME or --home say
 rem otherwise. Add this folder to PATH to type `brain` anywhere.
 setlocal

@@ -24,9 +24,9 @@ export class EngineProcess {
     env: { home: string; version: string },
     private readonly onEvent: (event: EventName, payload: unknown) => void,
     hooks: {
-      /** Also hands the engine's output here (the app log, docs/PACKAGING.md [P12]). */
+      /** Also hands the engine's output here (the app log, docs/PACKAGING.md [N12]). */
       onOutput?: (text: string) => void;
-      /** Called when the process stops without stop() (src/main/engine-supervisor.ts, [P13]). */
+      /** Called when the process stops without stop() (src/main/engine-supervisor.ts, [N13]). */
       onExit?: (reason: string) => void;
     } = {},
   ) {

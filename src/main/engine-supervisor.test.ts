@@ -8,7 +8,7 @@ import {
   type SupervisedEngine,
 } from './engine-supervisor.ts';
 
-describe('restartDelay ([P13] in docs/PACKAGING.md)', () => {
+describe('restartDelay ([N13] in docs/PACKAGING.md)', () => {
   it('waits longer after each recent stop and gives up after too many', () => {
     expect(restartDelay([], 100_000)).toBe(500);
     expect(restartDelay([99_000], 100_000)).toBe(2000);

@@ -1,5 +1,5 @@
 /**
- * Keeps the engine process running ([P13] in docs/PACKAGING.md): when it stops without being
+ * Keeps the engine process running ([N13] in docs/PACKAGING.md): when it stops without being
  * asked to, the calls it had in flight fail with `engine-unavailable` (they may have written
  * already, so none is sent again), the window is told, and a new engine process starts after a
  * short wait. The queue is not lost: a new engine resumes the indexing an earlier one left

@@ -1,7 +1,7 @@
 /**
  * Electron main process: one sandboxed, context-isolated window on the app's own UI, a strict CSP,
  * no navigation away from the app, no new windows, no webviews, and no permissions. As a desktop
- * app (docs/PACKAGING.md [P8]–[P11]): one instance, handed the files the OS opens with it; the
+ * app (docs/PACKAGING.md [N8]–[N11]): one instance, handed the files the OS opens with it; the
  * window's size and place kept; an application menu; "Open at login" only when asked for.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -103,12 +103,12 @@ let engine: EngineSupervisor | null = null;
 /** The workspace: in the user data folder, or BRAIN_HOME. */
 const workspaceHome = (): string => process.env.BRAIN_HOME || join(app.getPath('userData'), 'workspace');
 
-/** The app log in the OS's log folder, rotated by size ([P12]); set once the app is ready. */
+/** The app log in the OS's log folder, rotated by size ([N12]); set once the app is ready. */
 let appLog: RotatingLog | null = null;
 
 /**
  * The engine process, on the workspace folder, its output in the app log too, started again when
- * it stops by itself; the window is told ([P13]).
+ * it stops by itself; the window is told ([N13]).
  */
 function startEngine(): EngineSupervisor {
   return new EngineSupervisor({
@@ -161,7 +161,7 @@ function createWindow(): BrowserWindow {
     if (state.maximized) window.maximize();
     window.show();
   });
-  // The normal bounds (not the maximized ones), saved as the window closes ([P9]).
+  // The normal bounds (not the maximized ones), saved as the window closes ([N9]).
   window.on('close', () => {
     try {
       saveWindowState(windowStateFile(), window.getNormalBounds(), window.isMaximized());
@@ -189,7 +189,7 @@ function sendCommand(command: AppCommandEvent): void {
 /** Files the OS handed over before the engine ran (the first launch's argv, macOS open-file). */
 const pendingFiles: string[] = [];
 
-/** Adds files the OS or the File menu gave, as a drop does, and shows the report ([P8]). */
+/** Adds files the OS or the File menu gave, as a drop does, and shows the report ([N8]). */
 function addFromDesktop(paths: readonly string[], source: string): void {
   if (!engine) {
     pendingFiles.push(...paths);
@@ -214,7 +214,7 @@ function focusWindow(): void {
 const launchFiles = (argv: readonly string[], workingDirectory: string): string[] =>
   filesFromLaunch({ argv, workingDirectory, isPackaged: app.isPackaged, exists: existsSync });
 
-/** The File menu's pickers: native dialogs, then the same add as a drop ([P10]). */
+/** The File menu's pickers: native dialogs, then the same add as a drop ([N10]). */
 async function pickAndAdd(properties: OpenDialogOptions['properties'], source: string): Promise<void> {
   const options: OpenDialogOptions = { properties };
   const picked = mainWindow
@@ -263,7 +263,7 @@ function installMenu(): void {
 }
 
 /**
- * Updates ([P14]): electron-updater on the configured feed, loaded only then; checked now and
+ * Updates ([N14]): electron-updater on the configured feed, loaded only then; checked now and
  * daily, downloaded only while nothing is indexed, installed when the app next quits.
  */
 function startUpdates(feed: string): void {
@@ -304,7 +304,7 @@ function start(): void {
     app.quit();
     return;
   }
-  // A second launch (files dropped on the icon, "Open with") hands its files here and quits ([P8]).
+  // A second launch (files dropped on the icon, "Open with") hands its files here and quits ([N8]).
   app.on('second-instance', (_event, argv, workingDirectory) => {
     focusWindow();
     addFromDesktop(launchFiles(argv, workingDirectory), 'Opened with Org Brain');

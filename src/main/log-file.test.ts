@@ -6,7 +6,7 @@ import { formatLine, RotatingLog, teeConsole } from './log-file.ts';
 
 const AT = new Date('2026-12-04T10:00:00.000Z');
 
-describe('the app log ([P12] in docs/PACKAGING.md)', () => {
+describe('the app log ([N12] in docs/PACKAGING.md)', () => {
   let dir: string;
   beforeEach(() => {
     dir = join(mkdtempSync(join(tmpdir(), 'brain-logs-')), 'logs');

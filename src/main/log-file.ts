@@ -1,5 +1,5 @@
 /**
- * The app's log in the OS's log folder (app.getPath('logs')), rotated by size ([P12] in
+ * The app's log in the OS's log folder (app.getPath('logs')), rotated by size ([N12] in
  * docs/PACKAGING.md): `main.log` grows to `maxBytes`, then becomes `main.1.log` (the older ones
  * move up, the oldest beyond `keep` is deleted) and a new `main.log` starts. Main's console and
  * the engine process's output are written here as well as where they went before. Writes are

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { applyOpenAtLogin, readPreferences } from './login-item.ts';
 
-describe('Open at login ([P11] in docs/PACKAGING.md)', () => {
+describe('Open at login ([N11] in docs/PACKAGING.md)', () => {
   it('is off without preferences, and for anything but true', () => {
     const missing = () => {
       throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });

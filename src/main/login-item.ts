@@ -1,5 +1,5 @@
 /**
- * The desktop preferences in <userData>/preferences.json ([P11], [P14] in docs/PACKAGING.md):
+ * The desktop preferences in <userData>/preferences.json ([N11], [N14] in docs/PACKAGING.md):
  * "Open at login" is off unless it says `"openAtLogin": true`, and main touches the OS login items
  * only then; `"updateFeed"` turns updates on (src/main/updates.ts checks it). No electron import.
  */

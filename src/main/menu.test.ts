@@ -28,7 +28,7 @@ const menu = (template: MenuItemConstructorOptions[], label: string) =>
 
 const click = (item: MenuItemConstructorOptions | undefined) => (item?.click as (() => void) | undefined)?.();
 
-describe('the application menu ([P10] in docs/PACKAGING.md)', () => {
+describe('the application menu ([N10] in docs/PACKAGING.md)', () => {
   for (const platform of ['linux', 'win32', 'darwin'] as const) {
     it(`has the File commands with accelerators, each calling its handler (${platform})`, () => {
       const h = handlers();

@@ -1,5 +1,5 @@
 /**
- * The application menu as a template ([P10] in docs/PACKAGING.md). Every command item calls one of
+ * The application menu as a template ([N10] in docs/PACKAGING.md). Every command item calls one of
  * the handlers it is given; everything else is an Electron role (edit, zoom, window), so no item
  * opens a window or a URL of its own. Only types come from electron: menu.test.ts runs in Node.
  */

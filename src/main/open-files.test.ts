@@ -12,7 +12,7 @@ const on = (...paths: string[]) => {
   return (path: string) => set.has(path);
 };
 
-describe('filesFromLaunch ([P8] in docs/PACKAGING.md)', () => {
+describe('filesFromLaunch ([N8] in docs/PACKAGING.md)', () => {
   it('takes the operands of a packaged launch, resolved against its working directory', () => {
     const argv = ['/opt/Org Brain/org-brain', 'minutes.pdf', '../notes', '/tmp/a.md'];
     const exists = on(`${CWD}/minutes.pdf`, '/home/ana/notes', '/tmp/a.md');
@@ -78,7 +78,7 @@ describe('filesFromLaunch ([P8] in docs/PACKAGING.md)', () => {
   });
 });
 
-describe('handOverFiles ([P8])', () => {
+describe('handOverFiles ([N8])', () => {
   const report = { added: [{ id: 'f_1', label: 'a.md', path: '/tmp/a.md' }], unchanged: [], refused: [] };
 
   it('adds the files with files.add and sends the window the report', async () => {

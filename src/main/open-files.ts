@@ -1,6 +1,6 @@
 /**
  * Files handed to the app by the operating system: dropped on its icon, opened with it, or named
- * on a second launch's command line ([P8] in docs/PACKAGING.md). Pure: no electron import, so
+ * on a second launch's command line ([N8] in docs/PACKAGING.md). Pure: no electron import, so
  * open-files.test.ts runs in plain Node.
  */
 import { isAbsolute, resolve } from 'node:path';
@@ -73,7 +73,7 @@ export type HandOver = {
 };
 
 /**
- * Adds the files with files.add, as a drop does, and sends the window the report to show ([P8]).
+ * Adds the files with files.add, as a drop does, and sends the window the report to show ([N8]).
  * Whatever files.add refuses as a whole (the engine not running) is reported for every file.
  */
 export async function handOverFiles(paths: readonly string[], source: string, to: HandOver): Promise<void> {

@@ -270,7 +270,7 @@ describe('IPC allowlists', () => {
   });
 });
 
-describe('the desktop app’s windows and handlers (docs/PACKAGING.md [P8]–[P14])', () => {
+describe('the desktop app’s windows and handlers (docs/PACKAGING.md [N8]–[N14])', () => {
   const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
   const main = source('./index.ts');
   /** The pure helpers main uses for the desktop: they import electron's types at most. */

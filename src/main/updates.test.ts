@@ -8,7 +8,7 @@ import {
   updateFeed,
 } from './updates.ts';
 
-describe('updateFeed ([P14] in docs/PACKAGING.md)', () => {
+describe('updateFeed ([N14] in docs/PACKAGING.md)', () => {
   it('is off until a feed is configured', () => {
     expect(updateFeed(undefined, {})).toBeNull();
     expect(updateFeed('', {})).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Updates ([P14] in docs/PACKAGING.md): off until a feed is configured (`"updateFeed"` in
+ * Updates ([N14] in docs/PACKAGING.md): off until a feed is configured (`"updateFeed"` in
  * <userData>/preferences.json, or BRAIN_UPDATE_URL), then checked at start and once a day with
  * electron-updater's generic provider, downloaded only while nothing is being indexed, and
  * installed when the app next quits (never under a running app). The policy is here, pure;

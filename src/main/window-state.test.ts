@@ -15,7 +15,7 @@ import {
 const laptop: DisplayArea = { workArea: { x: 0, y: 25, width: 1440, height: 875 } };
 const right: DisplayArea = { workArea: { x: 1440, y: 0, width: 2560, height: 1400 } };
 
-describe('parseWindowState ([P9] in docs/PACKAGING.md)', () => {
+describe('parseWindowState ([N9] in docs/PACKAGING.md)', () => {
   it('keeps a whole state', () => {
     expect(parseWindowState({ x: 10, y: 40, width: 1200, height: 800, maximized: true })).toEqual({
       x: 10,

@@ -1,6 +1,6 @@
 /**
  * The main window's size and position, kept in <userData>/window-state.json between launches
- * ([P9] in docs/PACKAGING.md). Reading never fails: a missing, corrupt or off-screen state gives
+ * ([N9] in docs/PACKAGING.md). Reading never fails: a missing, corrupt or off-screen state gives
  * the defaults (or the saved size, centred). No electron import: window-state.test.ts runs in Node.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

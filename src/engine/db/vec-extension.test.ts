@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadVecExtension, unpackedPath } from './vec-extension.ts';
 
-describe('sqlite-vec in an installed app ([P5] in docs/PACKAGING.md)', () => {
+describe('sqlite-vec in an installed app ([N5] in docs/PACKAGING.md)', () => {
   it('reads the extension from app.asar.unpacked', () => {
     expect(unpackedPath('/opt/Org Brain/resources/app.asar/node_modules/sqlite-vec-linux-x64/vec0.so')).toBe(
       '/opt/Org Brain/resources/app.asar.unpacked/node_modules/sqlite-vec-linux-x64/vec0.so',

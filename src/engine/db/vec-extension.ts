@@ -1,6 +1,6 @@
 /**
  * Loads sqlite-vec's loadable extension into a connection. In an installed app the extension is
- * unpacked beside app.asar ([P5] in docs/PACKAGING.md): Electron reads files inside the archive
+ * unpacked beside app.asar ([N5] in docs/PACKAGING.md): Electron reads files inside the archive
  * for Node, but SQLite opens the library with the OS loader, which needs the real file.
  */
 import type Database from 'better-sqlite3';

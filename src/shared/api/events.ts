@@ -29,17 +29,17 @@ export type CompileProgressEvent = {
 };
 
 /**
- * The desktop app's main process to its window (docs/PACKAGING.md [P8], [P10], [P13]): files it
+ * The desktop app's main process to its window (docs/PACKAGING.md [N8], [N10], [N13]): files it
  * added for the OS or the File menu, with the report a drop gets; the Watch Folder dialog to open;
  * the engine process restarting after a crash.
  */
 export type AppCommandEvent =
   | { command: 'added'; report: AddReport; source: string }
   | { command: 'watch-folder' }
-  /** The engine process stopped by itself: main is starting it again, or gave up ([P13]). */
+  /** The engine process stopped by itself: main is starting it again, or gave up ([N13]). */
   | { command: 'engine'; kind: 'restarting'; reason: string; attempt: number }
   | { command: 'engine'; kind: 'gave-up'; reason: string }
-  /** An update was downloaded (installed when the app next quits), or its check failed ([P14]). */
+  /** An update was downloaded (installed when the app next quits), or its check failed ([N14]). */
   | { command: 'update'; kind: 'downloaded'; version: string }
   | { command: 'update'; kind: 'failed'; message: string };
 

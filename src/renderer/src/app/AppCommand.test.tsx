@@ -1,6 +1,6 @@
 /**
  * The desktop app's menu and the OS reach the window as `app.command` events (docs/PACKAGING.md
- * [P8], [P10]): files main has added show the report a drop gets; Watch Folder… opens its dialog.
+ * [N8], [N10]): files main has added show the report a drop gets; Watch Folder… opens its dialog.
  */
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

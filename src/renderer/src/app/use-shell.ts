@@ -89,7 +89,7 @@ export function useShell(): Shell {
   );
 
   // The desktop app's menu and the OS (files dropped on its icon) reach the window here
-  // (docs/PACKAGING.md [P8], [P10]): main has added the files and sends the report a drop gets.
+  // (docs/PACKAGING.md [N8], [N10]): main has added the files and sends the report a drop gets.
   useEffect(
     () =>
       subscribe('app.command', (event) => {
