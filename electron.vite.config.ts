@@ -47,6 +47,9 @@ export default defineConfig({
           'embed-worker': resolve(root, 'src/engine/processes/embed-worker.ts'),
           'download-worker': resolve(root, 'src/engine/processes/download-worker.ts'),
           'vector-worker': resolve(root, 'src/engine/processes/vector-worker.ts'),
+          // The `brain` command line of an installed app (resources/bin/brain runs it with the
+          // app's own Electron as Node: docs/PACKAGING.md [N7]).
+          cli: resolve(root, 'src/cli/index.ts'),
         },
         // Chunks sit beside the entries: src/engine/processes/worker.ts finds worker entries next to itself.
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },

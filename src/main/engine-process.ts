@@ -16,20 +16,39 @@ export class EngineProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private dead: string | null = null;
+  private stopping = false;
   private readonly ready: Promise<void>;
 
   constructor(
     entryDir: string,
     env: { home: string; version: string },
     private readonly onEvent: (event: EventName, payload: unknown) => void,
+    hooks: {
+      /** Also hands the engine's output here (the app log, docs/PACKAGING.md [N12]). */
+      onOutput?: (text: string) => void;
+      /** Called when the process stops without stop() (src/main/engine-supervisor.ts, [N13]). */
+      onExit?: (reason: string) => void;
+    } = {},
   ) {
+    const { onOutput, onExit } = hooks;
     this.ready = new Promise((resolve) => {
       const child = utilityProcess.fork(join(entryDir, 'engine-host.js'), [], {
         serviceName: 'Org Brain engine',
-        stdio: 'inherit',
+        stdio: onOutput ? 'pipe' : 'inherit',
         env: { ...process.env, BRAIN_HOME: env.home, BRAIN_APP_VERSION: env.version },
       });
       this.child = child;
+      if (onOutput) {
+        // The output still reaches this process's own stdout and stderr, as with 'inherit'.
+        child.stdout?.on('data', (chunk: Buffer) => {
+          process.stdout.write(chunk);
+          onOutput(chunk.toString('utf8'));
+        });
+        child.stderr?.on('data', (chunk: Buffer) => {
+          process.stderr.write(chunk);
+          onOutput(chunk.toString('utf8'));
+        });
+      }
       child.on('message', (message: EngineMessage) => {
         if (message.type === 'ready') resolve();
         if (message.type === 'fatal') {
@@ -44,8 +63,10 @@ export class EngineProcess {
         }
       });
       child.on('exit', (code) => {
-        this.fail(`The engine process stopped (exit code ${code}).`);
+        const reason = `The engine process stopped (exit code ${code}).`;
+        this.fail(reason);
         resolve();
+        if (!this.stopping) onExit?.(reason);
       });
     });
   }
@@ -74,6 +95,7 @@ export class EngineProcess {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (!this.child || this.dead) return;
     const child = this.child;
     await new Promise<void>((resolve) => {

@@ -269,3 +269,108 @@ describe('IPC allowlists', () => {
     }
   });
 });
+
+describe('the desktop app’s windows and handlers (docs/PACKAGING.md [N8]–[N14])', () => {
+  const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
+  const main = source('./index.ts');
+  /** The pure helpers main uses for the desktop: they import electron's types at most. */
+  const helpers = [
+    './menu.ts',
+    './open-files.ts',
+    './window-state.ts',
+    './login-item.ts',
+    './log-file.ts',
+    './engine-supervisor.ts',
+    './updates.ts',
+  ];
+
+  it('opens one BrowserWindow, sandboxed and isolated, and nothing else opens one', () => {
+    expect(main.match(/new BrowserWindow\(/g)).toHaveLength(1);
+    for (const flag of [
+      'contextIsolation: true',
+      'sandbox: true',
+      'nodeIntegration: false',
+      'nodeIntegrationInWorker: false',
+      'nodeIntegrationInSubFrames: false',
+      'webviewTag: false',
+      'webSecurity: true',
+    ]) {
+      expect(main).toContain(flag);
+    }
+    for (const file of [...helpers, './ipc.ts']) {
+      expect(source(file), file).not.toMatch(/new BrowserWindow|BrowserView|WebContentsView|openExternal/);
+    }
+  });
+
+  it('keeps the menu and desktop helpers free of electron at run time', () => {
+    for (const file of helpers) {
+      const imports = source(file).match(/^import (?!type ).*from 'electron';$/gm);
+      expect(imports, file).toBeNull();
+    }
+  });
+
+  it('shows the About box and the pickers as native dialogs, and opens only its own folders', () => {
+    expect(main).toContain('dialog.showMessageBox(');
+    expect(main).toContain('dialog.showOpenDialog(');
+    // shell.openPath is called in one place, openFolder, on the workspace and the logs folder.
+    expect(main.match(/shell\.openPath\(/g)).toHaveLength(1);
+    expect(main).toContain('openDataFolder: () => openFolder(workspaceHome())');
+    expect(main).toContain("openLogs: () => openFolder(app.getPath('logs'))");
+    // Links still leave the app only through openExternalSafely.
+    expect(main.match(/shell\.openExternal\b/g)).toHaveLength(1);
+    expect(main).toContain('openExternalSafely(url, (href) => shell.openExternal(href))');
+  });
+
+  it('has no menu item that opens a window or a web page of its own', async () => {
+    const { buildMenuTemplate } = await import('./menu.ts');
+    const noop = () => {};
+    const handlers = {
+      addFiles: noop,
+      addFolder: noop,
+      watchFolder: noop,
+      exportData: noop,
+      openDataFolder: noop,
+      openLogs: noop,
+      about: noop,
+    };
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const flat = (list: unknown[]): Record<string, unknown>[] =>
+        (list as Record<string, unknown>[]).flatMap((i) => [
+          i,
+          ...(Array.isArray(i.submenu) ? flat(i.submenu) : []),
+        ]);
+      const all = flat(buildMenuTemplate({ platform, appName: 'Org Brain', development: false, handlers }));
+      const roles = all.map((i) => i.role).filter(Boolean);
+      // Electron's own About panel and the developer tools are windows: the app uses neither.
+      for (const role of ['about', 'toggleDevTools', 'forceReload', 'reload'])
+        expect(roles).not.toContain(role);
+      for (const item of all) {
+        // Every item is a role, a separator, a submenu, a disabled placeholder, or calls a handler.
+        const ok =
+          item.role !== undefined ||
+          item.type === 'separator' ||
+          Array.isArray(item.submenu) ||
+          item.enabled === false ||
+          typeof item.click === 'function';
+        expect(ok, JSON.stringify(item)).toBe(true);
+      }
+    }
+  });
+
+  it('loads electron-updater only for a configured feed, in a packaged app', () => {
+    expect(main).not.toMatch(/from 'electron-updater'/);
+    // Required in one place (startUpdates); the other mention is its type.
+    expect(main.match(/'electron-updater'/g)).toHaveLength(2);
+    expect(main.match(/typeof import\('electron-updater'\)/g)).toHaveLength(1);
+    expect(main).toContain(
+      'const feed = app.isPackaged ? updateFeed(preferences.updateFeed, process.env) : null;',
+    );
+    expect(main).toContain('if (feed) startUpdates(feed);');
+  });
+
+  it('sends app.command to the window only: it is no command the window may invoke', () => {
+    expect(isEventName('app.command')).toBe(true);
+    expect(isCommandName('app.command')).toBe(false);
+    expect(isApiCommand('app.command')).toBe(false);
+  });
+});

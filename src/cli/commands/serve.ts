@@ -15,6 +15,7 @@ import {
 } from '#engine/embed/remote.ts';
 import type { Engine } from '#engine/engine.ts';
 import { BrainHost } from '#engine/host/host.ts';
+import { findRepoRoot } from '#engine/util/repo-root.ts';
 import { AppError } from '#shared/errors.ts';
 import { startBrowserHost } from '../../hosts/browser/http-host.ts';
 import { rendererDir } from '../../hosts/browser/static.ts';
@@ -22,7 +23,8 @@ import { createMcpHttpHandler, MCP_PATH } from '../../hosts/mcp/http.ts';
 import { withEngine } from '../context.ts';
 import { print } from '../output.ts';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+// The folder with the app's package.json: the clone from src/cli, the app from the bundle out/main/cli.js.
+const REPO = findRepoRoot() ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function appVersion(): string {
   return (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;

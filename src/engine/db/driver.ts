@@ -6,11 +6,11 @@
  * docs/WORKSPACE.md). The file is created 0600 (rule [M1] in docs/SECURITY.md).
  */
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 import { ensurePrivateFile, tightenFile } from '#platform/private-files.ts';
 import { WRITE_LOCK_TIMEOUT_MS } from '#shared/constants.ts';
 import { AppError, BUSY_MESSAGE, isSqliteLockError } from '#shared/errors.ts';
 import { migrate } from './migrate.ts';
+import { loadVecExtension } from './vec-extension.ts';
 
 export type Db = Database.Database;
 
@@ -39,7 +39,7 @@ export function openDb(path: string, options: { busyTimeoutMs?: number } = {}): 
     nativeBinding: process.env.BRAIN_SQLITE_BINDING || undefined,
   });
   try {
-    sqliteVec.load(db);
+    loadVecExtension(db);
     // The journal mode is kept in the file: only a new database needs it set (that takes a lock).
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -7,8 +7,8 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 import type { Db } from '../db/driver.ts';
+import { loadVecExtension } from '../db/vec-extension.ts';
 import {
   STREAM_NAMES,
   type VectorReply,
@@ -26,7 +26,7 @@ function open(): Db {
     fileMustExist: true,
     nativeBinding: process.env.BRAIN_SQLITE_BINDING || undefined,
   });
-  sqliteVec.load(d);
+  loadVecExtension(d);
   return d;
 }
 

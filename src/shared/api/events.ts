@@ -1,5 +1,5 @@
 /** Events the engine pushes to the app (IPC events in Electron, server-sent events in the browser). */
-import type { StatusView } from './types.ts';
+import type { AddReport, StatusView } from './types.ts';
 
 export type IndexProgressEvent = {
   fileId: string;
@@ -28,6 +28,21 @@ export type CompileProgressEvent = {
   total: number;
 };
 
+/**
+ * The desktop app's main process to its window (docs/PACKAGING.md [N8], [N10], [N13]): files it
+ * added for the OS or the File menu, with the report a drop gets; the Watch Folder dialog to open;
+ * the engine process restarting after a crash.
+ */
+export type AppCommandEvent =
+  | { command: 'added'; report: AddReport; source: string }
+  | { command: 'watch-folder' }
+  /** The engine process stopped by itself: main is starting it again, or gave up ([N13]). */
+  | { command: 'engine'; kind: 'restarting'; reason: string; attempt: number }
+  | { command: 'engine'; kind: 'gave-up'; reason: string }
+  /** An update was downloaded (installed when the app next quits), or its check failed ([N14]). */
+  | { command: 'update'; kind: 'downloaded'; version: string }
+  | { command: 'update'; kind: 'failed'; message: string };
+
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
 type AddProgressEvent = { done: number; total: number };
 
@@ -50,6 +65,8 @@ export type Events = {
   'trees.changed': { tree: string };
   /** One source compiled (or skipped, or failed) of the sources a compile was asked for (docs/FACTS.md [K9]). */
   'compile.progress': CompileProgressEvent;
+  /** Electron only: a command from the application menu or the OS (files handed to the app). */
+  'app.command': AppCommandEvent;
 };
 
 export type EventName = keyof Events;
@@ -65,6 +82,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'model.progress',
   'trees.changed',
   'compile.progress',
+  'app.command',
 ];
 
 export function isEventName(value: unknown): value is EventName {

@@ -3,10 +3,10 @@
  * actions every screen reaches through AppContext. Ctrl/Cmd+K toggles the palette; Esc closes the
  * dossier unless a dialog or menu is open (it takes Esc first).
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PaletteItem } from '../features/palette/palette-items.ts';
 import { useHotkey } from '../hooks/useHotkey.ts';
-import { addDroppedFiles, call, type DroppedFile } from '../lib/api.ts';
+import { addDroppedFiles, call, type DroppedFile, subscribe } from '../lib/api.ts';
 import { plural } from '../lib/format.ts';
 import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
 import type { AddResult, AppActions, DossierTarget, Notice, TreeTarget, View } from './app-context.ts';
@@ -85,6 +85,42 @@ export function useShell(): Shell {
         setUpload(null);
       }
     },
+    [notify],
+  );
+
+  // The desktop app's menu and the OS (files dropped on its icon) reach the window here
+  // (docs/PACKAGING.md [N8], [N10]): main has added the files and sends the report a drop gets.
+  useEffect(
+    () =>
+      subscribe('app.command', (event) => {
+        if (event.command === 'watch-folder') {
+          setWatchOpen(true);
+          return;
+        }
+        if (event.command === 'update') {
+          if (event.kind === 'downloaded')
+            notify(
+              `Org Brain ${event.version} is ready: it is installed when you next quit the app`,
+              'success',
+            );
+          return;
+        }
+        if (event.command === 'engine') {
+          if (event.kind === 'restarting')
+            notify(
+              `The engine stopped and is starting again; indexing goes on where it was. (${event.reason})`,
+            );
+          else
+            notify(
+              `The engine stopped and could not be started again: restart Org Brain. (${event.reason})`,
+              'error',
+            );
+          return;
+        }
+        setView('files');
+        setAddResult({ report: event.report, source: event.source });
+        notify(summarizeReport(event.report), event.report.refused.length ? 'info' : 'success');
+      }),
     [notify],
   );
 
