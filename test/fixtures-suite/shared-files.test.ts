@@ -133,6 +133,14 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(text('pypdf-multilang.pdf')).toContain('こんにちは世界');
   });
 
+  it('[F18] a workbook whose inline-string cells hold a cached value is read (docs/FORMATS.md)', () => {
+    expect(outcome.get('calamine-inlineStr_with_value.xlsx')).toMatch(/^indexed/);
+    const text = sectionsOf('calamine-inlineStr_with_value.xlsx')
+      .map((s) => s.body)
+      .join('\n');
+    for (const words of ['Outline Number', 'Textual Requirement']) expect(text).toContain(words);
+  });
+
   it('[O3] scanned pages without a text layer are read by OCR (docs/OCR.md)', () => {
     const happy = sectionsOf('tika-testOCR.pdf');
     expect(happy.map((s) => s.body).join('\n')).toContain('Happy New Year 2003!');

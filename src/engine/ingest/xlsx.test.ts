@@ -1,3 +1,4 @@
+import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildXlsx } from '../../../test/ingest-helpers/build-office.ts';
 import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
@@ -74,5 +75,20 @@ describe('xlsx', () => {
       code: 'refused',
       message: expect.stringMatching(/^corrupt or unreadable spreadsheet: /),
     });
+  });
+  it('[F18] reads inline-string cells that also hold a cached value, as Excel shows them', async () => {
+    const zip = await JSZip.loadAsync(await buildXlsx([{ name: 'Reqs', rows: [['x']] }]));
+    const inline = (ref: string, text: string, v = '') =>
+      `<c r="${ref}" t="inlineStr">${v}<is><r><t xml:space="preserve">${text}</t></r></is></c>`;
+    const sheetData =
+      `<sheetData><row r="1">${inline('A1', 'Outline')}${inline('B1', 'Name')}</row>` +
+      `<row r="2"><c r="A2"><v>1.0</v></c>${inline('B2', 'requirement', '<v>1.0</v>')}<c r="C2"/></row></sheetData>`;
+    const name = Object.keys(zip.files).find((n) => /^xl\/worksheets\/sheet1\.xml$/.test(n))!;
+    const xml = await zip.file(name)!.async('string');
+    zip.file(name, xml.replace(/<sheetData\/>|<sheetData>[\s\S]*<\/sheetData>/, sheetData));
+    const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    const ex = await extractFile(bytes, 'xlsx', 'reqs.xlsx');
+    expect(ex.chunks.map((c) => c.body)).toEqual(['Outline | Name\n1 | requirement']);
+    await expectReadBack(bytes, 'xlsx', ex);
   });
 });

@@ -4,6 +4,7 @@
  * Runs in the worker.
  */
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { SECTION_MAX_CHARS } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
@@ -82,20 +83,60 @@ function sheetText(ws: ExcelJS.Worksheet): SheetText {
   return { name: ws.name, rows, lines };
 }
 
+function loadInto(wb: ExcelJS.Workbook, archive: ArrayBufferLike | Uint8Array): Promise<unknown> {
+  return wb.xlsx.load(archive as unknown as Parameters<typeof wb.xlsx.load>[0], {
+    ignoreNodes: IGNORED_NODES,
+  });
+}
+
+/** exceljs 4.4 fails on an inline-string cell that also holds a cached `<v>` ([F18] in docs/FORMATS.md). */
+function isInlineValueBug(err: unknown): boolean {
+  return err instanceof TypeError && /Cannot create property 'richText' on string/.test(err.message);
+}
+
+const INLINE_CELL = /<c\b(?=[^>]*\bt="inlineStr")[^>]*[^/]>[\s\S]*?<\/c>/g;
+
+/**
+ * The archive again with the `<v>` of every inline-string cell dropped: Excel shows the inline
+ * string (`<is>`), so the text read is the text a person sees ([F18]). The archive was verified
+ * (zip-verify.ts) before, so its parts inflate to their known sizes.
+ */
+async function withoutInlineValues(archive: ArrayBufferLike): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(archive as ArrayBuffer);
+  for (const name of Object.keys(zip.files)) {
+    if (!/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) continue;
+    const xml = await zip.file(name)!.async('string');
+    zip.file(
+      name,
+      xml.replace(INLINE_CELL, (cell) => cell.replace(/<v>[^<]*<\/v>|<v\s*\/>/g, '')),
+    );
+  }
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
 async function loadBook(bytes: Uint8Array): Promise<BookText> {
-  const wb = new ExcelJS.Workbook();
+  let wb = new ExcelJS.Workbook();
   // A fresh buffer holding exactly the verified archive (zip-verify.ts), so no copy is needed.
   const zip = await verifiedZip(bytes, 'spreadsheet');
   const checked = zip.buffer;
   // Not exceljs's wb.modified: without the property it is the time of loading, which is no date.
   const dated = coreDate(zip);
   try {
-    await wb.xlsx.load(checked as unknown as Parameters<typeof wb.xlsx.load>[0], {
-      ignoreNodes: IGNORED_NODES,
-    });
+    await loadInto(wb, checked);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new AppError('refused', `corrupt or unreadable spreadsheet: ${reason.slice(0, 200)}`);
+    let failure = err;
+    if (isInlineValueBug(err)) {
+      try {
+        await loadInto((wb = new ExcelJS.Workbook()), await withoutInlineValues(checked));
+        failure = null;
+      } catch (again) {
+        failure = again;
+      }
+    }
+    if (failure) {
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      throw new AppError('refused', `corrupt or unreadable spreadsheet: ${reason.slice(0, 200)}`);
+    }
   }
   const sheets: SheetText[] = [];
   const hidden: string[] = [];
