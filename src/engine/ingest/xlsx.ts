@@ -127,7 +127,8 @@ async function loadBook(bytes: Uint8Array): Promise<BookText> {
     let failure = err;
     if (isInlineValueBug(err)) {
       try {
-        await loadInto((wb = new ExcelJS.Workbook()), await withoutInlineValues(checked));
+        wb = new ExcelJS.Workbook();
+        await loadInto(wb, await withoutInlineValues(checked));
         failure = null;
       } catch (again) {
         failure = again;
