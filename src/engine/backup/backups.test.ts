@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../commands/index.ts';
 import { memberContext } from '../commands/types.ts';
+import { removeOwnerFile, writeOwnerFile } from '../embed/remote.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import {
   backupDir,
@@ -143,6 +144,21 @@ describe('backups ([N15] in docs/PACKAGING.md)', () => {
     expect(readdirSync(ws.home).some((n) => n.includes('before-restore'))).toBe(false);
     const reopened = ws.open();
     expect(liveFiles(reopened.db)).toEqual(before);
+  });
+
+  it('restore refuses while another process owns the workspace (owner.json) and changes nothing', async () => {
+    ws = createTestWorkspace();
+    const engine = ws.open();
+    const taken = await takeBackup(engine.db, backupDir(engine.home));
+    await engine.close();
+    writeOwnerFile(ws.home, { port: 1, token: 't' });
+    try {
+      await expect(restoreBackup(ws.home, taken.name)).rejects.toThrow(/has this workspace open; quit it/);
+    } finally {
+      removeOwnerFile(ws.home);
+    }
+    expect(listBackups(backupDir(ws.home)).map((b) => b.name)).toEqual([taken.name]);
+    expect(readdirSync(ws.home).some((n) => n.includes('before-restore'))).toBe(false);
   });
 
   it('the host schedule takes one when due, never two at once, and logs a failure instead of throwing', async () => {
