@@ -4,6 +4,7 @@ import { registerAccessCheck } from './commands/access-check.ts';
 import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
 import { registerAgents } from './commands/agents.ts';
+import { registerBackups } from './commands/backups.ts';
 import { registerAsk, registerChat } from './commands/chat.ts';
 import { registerCompile } from './commands/compile.ts';
 import { registerConfig } from './commands/config.ts';
@@ -86,6 +87,7 @@ export function buildProgram(): Command {
   registerChat(program);
   registerConfig(program);
   registerSettings(program);
+  registerBackups(program);
   registerInbox(program);
   registerRuns(program);
   registerTree(program);

@@ -18,6 +18,7 @@ import { AppError } from '#shared/errors.ts';
 import { accessHandlers } from './access.ts';
 import { agentRunHandlers } from './agent-runs.ts';
 import { agentHandlers } from './agents.ts';
+import { backupHandlers } from './backups.ts';
 import { chatHandlers } from './chat.ts';
 import { compileHandlers } from './compile.ts';
 import { factHandlers } from './facts.ts';
@@ -49,6 +50,7 @@ const HANDLERS: Record<string, Handler> = {
   ...knowledgeHandlers,
   ...teamHandlers,
   ...settingsHandlers,
+  ...backupHandlers,
   ...fileHandlers,
   ...itemHandlers,
   ...chatHandlers,

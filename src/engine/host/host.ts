@@ -8,6 +8,7 @@ import type { EventName, Events } from '#shared/api/events.ts';
 import type { AddReport, StatusView } from '#shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '#shared/errors.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add/add.ts';
+import { BackupSchedule } from '../backup/schedule.ts';
 import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { runCommand } from '../commands/index.ts';
 import { type CommandContext, type HostServices, memberContext, type Notify } from '../commands/types.ts';
@@ -67,6 +68,7 @@ export class BrainHost {
   private readonly services: HostServices;
   private readonly work: BrainWork;
   private readonly agents: AgentBrainWork;
+  private readonly backups: BackupSchedule;
   private readonly effects: OperationEffects;
   private readonly addProgress = throttled(ADD_PROGRESS_EVERY_MS);
 
@@ -98,6 +100,7 @@ export class BrainHost {
       },
     });
     this.work = new BrainWork(engine, (event, payload) => this.emit(event, payload));
+    this.backups = new BackupSchedule(engine.db, engine.home);
     this.agents = new AgentBrainWork(engine, (event, payload) => this.emit(event, payload));
     this.trees = new TreeWatch(engine, (tree, added) => {
       if (added.length) this.runner.request(added);
@@ -212,6 +215,7 @@ export class BrainHost {
     host.agents.start(); // due syntheses and the daily prune (docs/AGENTS.md [G3], [G5])
     host.sync.start();
     host.trees.start();
+    host.backups.start(); // the daily backup (docs/PACKAGING.md [N15])
     warmVectors(engine.db); // the vector mirror loads now, not inside the first search
     return host;
   }
@@ -306,6 +310,7 @@ export class BrainHost {
   }
 
   async close(): Promise<void> {
+    await this.backups.close();
     await this.work.close();
     await this.agents.close();
     await this.trees.close();

@@ -10,6 +10,7 @@ import { entriesOf, type OutputsOf, offeredOn } from './operation.ts';
 import { ACCESS_OPERATIONS } from './ops/access.ts';
 import { AGENT_RUN_OPERATIONS } from './ops/agent-runs.ts';
 import { AGENT_OPERATIONS } from './ops/agents.ts';
+import { BACKUP_OPERATIONS } from './ops/backups.ts';
 import { CHAT_OPERATIONS } from './ops/chat.ts';
 import { COMPILE_OPERATIONS } from './ops/compile.ts';
 import { FACT_OPERATIONS } from './ops/facts.ts';
@@ -34,6 +35,7 @@ export const OPERATIONS = [
   ...KNOWLEDGE_OPERATIONS,
   ...TEAM_OPERATIONS,
   ...SETTINGS_OPERATIONS,
+  ...BACKUP_OPERATIONS,
   ...FILE_OPERATIONS,
   ...ITEM_OPERATIONS,
   ...CHAT_OPERATIONS,

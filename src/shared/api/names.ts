@@ -32,6 +32,8 @@ export const API_COMMANDS = [
   'chat.delete',
   'settings.get',
   'settings.set',
+  'backups.list',
+  'backups.create',
   'watch.list',
   'watch.add',
   'watch.remove',

@@ -7,6 +7,7 @@ import { Switch } from '../../components/Switch.tsx';
 import { useAction } from '../../hooks/useAction.ts';
 import { call } from '../../lib/api.ts';
 import { AccessChecks } from './AccessChecks.tsx';
+import { BackupsSection } from './BackupsSection.tsx';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { EmbeddingModelChoice } from './EmbeddingModelChoice.tsx';
 import { OcrLanguageSetting } from './OcrLanguageSetting.tsx';
@@ -114,6 +115,8 @@ export function SettingsScreen() {
           <SyncSettings />
 
           <AccessChecks />
+
+          <BackupsSection />
 
           <section className="settings-section" aria-labelledby="workspace-title">
             <h2 id="workspace-title" className="settings-section__title">
