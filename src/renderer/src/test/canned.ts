@@ -197,6 +197,7 @@ export function shellAnswers(files: readonly FileRow[] = []): Handlers {
       dataFolder: '/home/ada/.org-brain',
       user: 'ada',
     }),
+    'backups.list': () => ({ backups: [], folder: '/home/ada/.org-brain/backups', keepDays: 7 }),
     'inbox.list': () => ({ pending: 0, items: [] }),
     'inbox.cards': () => ({
       counts: { duplicate: 0, emptyPage: 0 },
