@@ -4,6 +4,7 @@
  * reader's scopes exactly as reading its text is (visibleRow), and so is a section's file: a
  * caller never names a blob, so cannot fetch bytes they cannot see.
  */
+import { statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { BlobStore } from '../add/blobs.ts';
@@ -34,9 +35,10 @@ export function readOriginal(db: Db, blobs: BlobStore, id: string, scopes: reado
   if (format !== 'pdf')
     throw new AppError('validation-failed', `${file.label} is not a PDF (${format ?? 'no format'}).`);
   if (!blob) throw new AppError('not-found', `${file.label} has no stored bytes.`);
-  const bytes = blobs.get(blob);
-  if (bytes.length > MAX_FILE_BYTES)
+  // Measured before it is read: a blob over the limit is never loaded into memory.
+  if (blobs.has(blob) && statSync(blobs.path(blob)).size > MAX_FILE_BYTES)
     throw new AppError('refused', `${file.label} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
+  const bytes = blobs.get(blob);
   return {
     fileId: file.id,
     label: file.label,
