@@ -134,6 +134,24 @@ describe('[F12] files.unlock', () => {
     expect(hits.some((h) => h.body.includes('Second version.'))).toBe(true);
   }, 60_000);
 
+  it('refuses a file in a scope the member cannot see, as if it were not there', async () => {
+    engine.addMember('alice', ['ops']);
+    engine.addMember('carol', []);
+    const alice = ws.open({ user: 'alice' });
+    const files = await encryptedFiles();
+    const [file] = (await alice.add([ws.write('report.pdf', files['report.pdf']!)], { scope: 'team:ops' }))
+      .added;
+    await alice.index();
+    const carol = ws.open({ user: 'carol' });
+    await expect(
+      runCommand(memberContext(carol, 'app'), 'files.unlock', { id: file?.id ?? '', password: PASSWORD }),
+    ).rejects.toMatchObject({ code: 'not-found' });
+    const row = alice.db.prepare('SELECT indexed FROM items WHERE id = ?').get(file?.id) as {
+      indexed: number;
+    };
+    expect(row.indexed).toBe(0);
+  });
+
   it('refuses what is not a file, and a password that is empty', async () => {
     await expect(call('files.unlock', { id: 'nope', password: 'x' })).rejects.toMatchObject({
       code: 'not-found',
