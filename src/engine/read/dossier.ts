@@ -150,6 +150,7 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
   try {
     const blob = file.blob;
     const text = await lockedOr(
+      file,
       () =>
         readWholeText(engine.blobs.get(blob), file.format as FileFormat, {
           ocrLanguages: ocrLanguagesOf(engine.db),

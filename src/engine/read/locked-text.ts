@@ -4,12 +4,21 @@
  * section's body, the whole file its live sections in order.
  */
 import { AppError } from '#shared/errors.ts';
-import { needsPassword } from '#shared/password.ts';
+import { needsPassword, UNLOCKED_NOTE } from '#shared/password.ts';
 import { type Db, stmt } from '../db/driver.ts';
-import type { ItemRow } from './items.ts';
+import { type ItemRow, parseHealth } from './items.ts';
 
-/** Reads the bytes; a file that needs its password is answered by `indexed` instead. */
-export async function lockedOr(read: () => Promise<string>, indexed: () => string): Promise<string> {
+/**
+ * Reads the bytes; a file that needs its password is answered by `indexed` instead. A file indexed
+ * with a password (its UNLOCKED_NOTE) is answered by `indexed` at once: trying its bytes would
+ * only open the encrypted file in the worker again to fail, on every read of every passage.
+ */
+export async function lockedOr(
+  file: Pick<ItemRow, 'health'>,
+  read: () => Promise<string>,
+  indexed: () => string,
+): Promise<string> {
+  if (parseHealth(file.health).includes(UNLOCKED_NOTE)) return indexed();
   try {
     return await read();
   } catch (err) {

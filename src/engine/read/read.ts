@@ -93,6 +93,7 @@ async function textOf(
   if (row.storage_kind === 'file') {
     if (!row.blob || !row.format) throw new AppError('not-found', `${row.label} has no stored bytes.`);
     const text = await lockedOr(
+      row,
       () =>
         readWholeText(blobs.get(row.blob!), row.format as FileFormat, { ocrLanguages: ocrLanguagesOf(db) }),
       () => indexedText(db, row),
@@ -113,6 +114,7 @@ async function textOf(
   }
   const blob = row.blob;
   const text = await lockedOr(
+    file,
     () => readLocator(blobs.get(blob), row.format as FileFormat, locator),
     () => row.body,
   );
