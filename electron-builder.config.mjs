@@ -70,6 +70,9 @@ export function builderConfig(env = process.env) {
     { from: 'resources/sample', to: 'sample' },
     // The `brain` command line launchers ([N7]).
     { from: 'resources/bin', to: 'bin' },
+    // OCR traineddata no npm package carries (Russian): src/engine/ingest/ocr-languages.ts finds
+    // it at <resources>/ocr (docs/OCR.md [O7]).
+    { from: 'resources/ocr', to: 'ocr' },
   ];
   // src/engine/embed/model-dir.ts looks for <resources>/models/<model id> in a packaged app.
   if (env.BRAIN_BUNDLE_MODEL === '1') extraResources.push({ from: 'resources/models', to: 'models' });

@@ -85,7 +85,7 @@ async function tesseractEngine(): Promise<Engine & { close: () => Promise<unknow
   return {
     name: 'tesseract.js 7 + @tesseract.js-data/eng (LSTM, best_int)',
     packages: ['tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'],
-    languages: 'eng (fra, osd packaged; no rus package)',
+    languages: 'eng (rus: resources/ocr, [O7])',
     read: async (png) => (await worker.recognize(png)).data.text,
     close: () => worker.terminate(),
   };
@@ -142,6 +142,56 @@ async function measure(engine: Engine, pages: Page[], log: (m: string) => void):
     languages: engine.languages,
     perFile,
   };
+}
+
+export type RussianOcrRow = {
+  language: string;
+  pages: number;
+  secondsPerPage: number;
+  wordsFound: number;
+  words: number;
+};
+
+/**
+ * The Russian form (pdfjs-issue7229, 2 pages) read with the traineddata the app ships for Russian
+ * (resources/ocr/rus, docs/OCR.md [O7]) and, as the same-run baseline, with English: the share of
+ * the phrases a person reads on its pages (bench/ocr-reference/pdfjs-issue7229.words.txt) that the
+ * OCR text holds, whitespace squashed, case folded.
+ */
+export async function runRussianOcr(opts: { log: (m: string) => void }): Promise<RussianOcrRow[]> {
+  const { createWorker } = await import('tesseract.js');
+  const { langPathOf } = await import('#engine/ingest/ocr-languages.ts');
+  const pages = await pagesOf('pdfjs-issue7229.pdf');
+  const phrases = readFileSync(join(here, 'ocr-reference', 'pdfjs-issue7229.words.txt'), 'utf8')
+    .split('\n')
+    .map((l) => squash(l).toLowerCase())
+    .filter(Boolean);
+  const rows: RussianOcrRow[] = [];
+  for (const language of ['rus', 'eng']) {
+    const langPath = langPathOf(language);
+    if (!langPath) {
+      opts.log(`[ocr] no traineddata for ${language}: skipped`);
+      continue;
+    }
+    const worker = await createWorker(language, 1, { langPath, gzip: true, cacheMethod: 'none' });
+    await worker.setParameters({ debug_file: '/dev/null' });
+    let text = '';
+    const t0 = performance.now();
+    for (const page of pages) text += `${(await worker.recognize(page.png)).data.text}\n`;
+    const seconds = (performance.now() - t0) / 1000;
+    await worker.terminate();
+    const read = squash(text).toLowerCase();
+    const found = phrases.filter((p) => read.includes(p)).length;
+    opts.log(`[ocr] pdfjs-issue7229 in ${language}: ${found} of ${phrases.length} phrases`);
+    rows.push({
+      language,
+      pages: pages.length,
+      secondsPerPage: round(seconds / pages.length, 2),
+      wordsFound: round(found / phrases.length, 3),
+      words: phrases.length,
+    });
+  }
+  return rows;
 }
 
 export function scansPresent(): boolean {

@@ -24,7 +24,7 @@ import {
   multilingualFixturesPresent,
   runMultilingualQuality,
 } from './multilingual-quality.ts';
-import { type OcrBenchRow, runOcrBench, scansPresent } from './ocr.ts';
+import { type OcrBenchRow, type RussianOcrRow, runOcrBench, runRussianOcr, scansPresent } from './ocr.ts';
 import { type QualityResult, runQuality } from './quality.ts';
 import { runSpeed, type SpeedResult } from './speed.ts';
 import { runSyncServerBench, type SyncServerBenchRow } from './sync-server.ts';
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     sync?: SyncServerBenchRow[];
     trees?: TreesBenchResult;
     ocr?: OcrBenchRow[];
+    ocrRussian?: RussianOcrRow[];
   } = { at: new Date().toISOString(), machine, args };
   const save = () => writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
 
@@ -194,6 +195,9 @@ async function main(): Promise<void> {
         out.ocr = await runOcrBench({ log });
         save();
         printOcr(out.ocr);
+        out.ocrRussian = await runRussianOcr({ log });
+        save();
+        printRussianOcr(out.ocrRussian);
       } else {
         console.log('\n[ocr] skipped: the scanned fixtures in shared/fixtures/pdf are missing');
       }
@@ -217,6 +221,20 @@ function printOcr(rows: OcrBenchRow[]): void {
       round(1 / r.secondsPerPage, 3),
       r.installMb,
       r.languages,
+    ]),
+  );
+}
+
+function printRussianOcr(rows: RussianOcrRow[]): void {
+  printTable(
+    'The Russian form scan (pdfjs-issue7229): phrases a person reads on it found in the OCR text (tesseract.js)',
+    ['read in', 'pages', 's/page', 'phrases found', 'of'],
+    rows.map((r) => [
+      r.language === 'rus' ? 'rus (shipped, tessdata_fast)' : 'eng (same-run baseline)',
+      r.pages,
+      r.secondsPerPage,
+      `${round(r.wordsFound * 100, 1)} %`,
+      r.words,
     ]),
   );
 }

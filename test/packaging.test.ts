@@ -373,6 +373,7 @@ describe('extra resources ([N6], [N7])', () => {
   it('ships the sample workspace and the command line launchers', () => {
     expect(config.extraResources).toContainEqual({ from: 'resources/sample', to: 'sample' });
     expect(config.extraResources).toContainEqual({ from: 'resources/bin', to: 'bin' });
+    expect(config.extraResources).toContainEqual({ from: 'resources/ocr', to: 'ocr' });
     expect(readdirSync(join(ROOT, 'resources/sample')).length).toBeGreaterThan(2);
     for (const file of ['brain', 'brain.cmd'])
       expect(existsSync(join(ROOT, 'resources/bin', file))).toBe(true);
@@ -611,6 +612,8 @@ describe.runIf(process.platform === 'linux')('the unpacked Linux app, as electro
     );
     expect(statSync(join(resources, 'bin/brain')).mode & 0o111).not.toBe(0);
     expect(existsSync(join(resources, 'bin/brain.cmd'))).toBe(true);
+    // The Russian OCR data no npm package carries (docs/OCR.md [O7]).
+    expect(existsSync(join(resources, 'ocr/rus/rus.traineddata.gz'))).toBe(true);
     expect(existsSync(join(resources, 'models'))).toBe(false);
     expect(existsSync(join(app, 'org-brain'))).toBe(true);
   });

@@ -34,8 +34,8 @@ export function settingsCases(_w: ParityWorld): Case[] {
     {
       name: 'an OCR language whose data is not installed',
       op: 'settings.set',
-      input: { ocrLanguages: ['rus'] },
-      cli: ['settings', 'set', '--ocr-language', 'rus'],
+      input: { ocrLanguages: ['tlh'] },
+      cli: ['settings', 'set', '--ocr-language', 'tlh'],
     },
     // The command line has no option for it (commander refuses it as a usage error, exit 2).
     { name: 'a setting that does not exist', op: 'settings.set', input: { theme: 'dark' }, cli: [] },

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
 import { recognize } from './ocr.ts';
-import { installedOcrLanguages } from './ocr-languages.ts';
+import { installedOcrLanguages, langPathOf } from './ocr-languages.ts';
 import { ocrPage } from './pdf-ocr.ts';
 
 afterAll(() => closeIngestWorkers());
@@ -47,6 +47,22 @@ describe('[O3] pictures', () => {
       details: { file: 'cut.png' },
     });
   }, 30_000);
+
+  it('[O7] reads Russian with the traineddata the app ships (no npm package has it)', async () => {
+    expect(installedOcrLanguages()).toEqual(expect.arrayContaining(['eng', 'rus']));
+    expect(langPathOf('rus')).toBe(join(import.meta.dirname, '../../../resources/ocr/rus'));
+    expect(langPathOf('eng')).toMatch(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
+    expect(langPathOf('../rus')).toBeNull();
+    // A picture made for this test (DejaVu Serif): "Invoice for the third quarter", "Paid on 14 March 2024".
+    const bytes = fixture('invoice-ru.png');
+    const ex = await extractFile(bytes, 'image', 'invoice-ru.png', { ocrLanguages: ['rus'] });
+    const text = ex.chunks.map((c) => c.body).join('\n');
+    expect(text).toContain('третий квартал');
+    expect(text).toContain('14 марта 2024');
+    expect(ex.chunks[0]?.locator).toMatchObject({ type: 'image', ocr: 'rus' });
+    const english = await extractFile(bytes, 'image', 'invoice-ru.png');
+    expect(english.chunks.map((c) => c.body).join('\n')).not.toContain('квартал');
+  }, 90_000);
 
   it('refuses a language whose data is not installed', async () => {
     expect(installedOcrLanguages()).toContain('eng');
