@@ -37,3 +37,6 @@ export const EXTRACT_MAX_HEAP_MB = 1536;
 /** brain_neighborhood and the graph view: per hop, at most this many new items and edges. */
 export const NEIGHBORHOOD_ITEMS_PER_HOP = 50;
 export const NEIGHBORHOOD_EDGES_PER_HOP = 100;
+
+/** The most languages one OCR run reads at once: each one more slows every page (docs/OCR.md [O2]). */
+export const OCR_LANGUAGES_MAX = 3;

@@ -204,7 +204,8 @@ describe.runIf(existsSync(join(FIXTURES, 'pdf/pdfjs-issue7229.pdf')))(
     it("is OCR'd with the Russian data the app ships, and found by its Russian words", async () => {
       ws = createTestWorkspace();
       const engine = ws.open();
-      writeSettings(engine.db, { ocrLanguages: ['rus'] });
+      // Russian first, English too: the form's title is in both ([O2]).
+      writeSettings(engine.db, { ocrLanguages: ['rus', 'eng'] });
       await engine.add([join(FIXTURES, 'pdf/pdfjs-issue7229.pdf')]);
       const report = await engine.index();
       expect(report.failed).toEqual([]);
@@ -221,10 +222,11 @@ describe.runIf(existsSync(join(FIXTURES, 'pdf/pdfjs-issue7229.pdf')))(
         'Оператор технического осмотра',
         'ШЕВРОЛЕ СПАРК',
         'Результаты диагностирования',
+        'Certificate of periodic technical inspection',
       ])
         expect(text).toContain(words);
       const pages = new Set(sections.map((s) => JSON.parse(s.locator) as { page: number; ocr: string }));
-      expect([...pages].every((l) => l.ocr === 'rus')).toBe(true);
+      expect([...pages].every((l) => l.ocr === 'rus+eng')).toBe(true);
       expect(new Set([...pages].map((l) => l.page))).toEqual(new Set([1, 2]));
       const found = await engine.search('диагностическая карта технического осмотра', { k: 3 });
       expect(found.hits[0]?.citation?.page).toBe(1);

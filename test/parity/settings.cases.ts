@@ -32,6 +32,24 @@ export function settingsCases(_w: ParityWorld): Case[] {
       cli: ['settings', 'set', '--ocr-language', 'eng'],
     },
     {
+      name: 'two OCR languages, the main one first (docs/OCR.md [O2])',
+      op: 'settings.set',
+      input: { ocrLanguages: ['rus', 'eng'] },
+      cli: ['settings', 'set', '--ocr-language', 'rus+eng'],
+    },
+    {
+      name: 'more OCR languages than one run reads',
+      op: 'settings.set',
+      input: { ocrLanguages: ['rus', 'eng', 'deu', 'fra'] },
+      cli: ['settings', 'set', '--ocr-language', 'rus,eng,deu,fra'],
+    },
+    {
+      name: 'an OCR language named twice',
+      op: 'settings.set',
+      input: { ocrLanguages: ['eng', 'eng'] },
+      cli: ['settings', 'set', '--ocr-language', 'eng+eng'],
+    },
+    {
       name: 'an OCR language whose data is not installed',
       op: 'settings.set',
       input: { ocrLanguages: ['tlh'] },

@@ -24,6 +24,11 @@ function show(view: Settings): void {
   print(`acting as     ${view.user}`);
 }
 
+/** `rus+eng`, `rus,eng` or `rus eng`: the codes in order, as typed (the contract checks them). */
+function ocrCodes(value: string): string[] {
+  return value.split(/[+,\s]+/).filter(Boolean);
+}
+
 export function registerSettings(program: Command): void {
   const settings = program
     .command('settings')
@@ -40,13 +45,16 @@ export function registerSettings(program: Command): void {
     .command('set')
     .description(SettingsSet.summary)
     .option('--index-on-add <on|off>', 'index new files as soon as they are added')
-    .option('--ocr-language <code>', 'the language scans and pictures are read in (an installed one, "eng")')
+    .option(
+      '--ocr-language <codes>',
+      'the language(s) scans and pictures are read in: installed codes, the main one first ("eng", "rus+eng")',
+    )
     .option('--json', 'print JSON (the settings after it)')
     .action((opts: { indexOnAdd?: string; ocrLanguage?: string; json?: boolean }) =>
       withEngine(program, async (engine) => {
         const input = {
           ...(opts.indexOnAdd === undefined ? {} : { indexOnAdd: onOff(opts.indexOnAdd) }),
-          ...(opts.ocrLanguage === undefined ? {} : { ocrLanguages: [opts.ocrLanguage] }),
+          ...(opts.ocrLanguage === undefined ? {} : { ocrLanguages: ocrCodes(opts.ocrLanguage) }),
         };
         const view = await run(memberContext(engine, 'cli'), SettingsSet, input);
         // `--json` after `set` may be read as the parent's own option.

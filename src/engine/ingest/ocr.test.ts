@@ -1,12 +1,12 @@
 /** OCR of pictures and scanned PDF pages (docs/OCR.md). Small images: OCR is slow on two cores. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
 import { recognize } from './ocr.ts';
-import { installedOcrLanguages, langPathOf } from './ocr-languages.ts';
+import { installedOcrLanguages, langPathFor, langPathOf } from './ocr-languages.ts';
 import { ocrPage } from './pdf-ocr.ts';
 
 afterAll(() => closeIngestWorkers());
@@ -64,11 +64,39 @@ describe('[O3] pictures', () => {
     expect(english.chunks.map((c) => c.body).join('\n')).not.toContain('квартал');
   }, 90_000);
 
+  it('[O2] reads a picture in two languages at once, from one folder linking both', async () => {
+    const dir = langPathFor(['rus', 'eng']);
+    expect(dir).not.toBeNull();
+    expect(readdirSync(dir as string).sort()).toEqual(['eng.traineddata.gz', 'rus.traineddata.gz']);
+    expect(langPathFor(['rus', 'eng'])).toBe(dir);
+    expect(langPathFor(['rus', 'xyz'])).toBeNull();
+    // A picture made for this test: a Russian line and an English one.
+    const bytes = fixture('invoice-mixed.png');
+    const ex = await extractFile(bytes, 'image', 'invoice-mixed.png', { ocrLanguages: ['rus', 'eng'] });
+    const text = ex.chunks.map((c) => c.body).join('\n');
+    expect(text).toContain('третий квартал');
+    // "on" is spelt alike in both alphabets: tesseract may read it as the Cyrillic "оп".
+    expect(text).toMatch(/Paid \S+ March 14 2024/);
+    expect(ex.chunks[0]?.locator).toMatchObject({ type: 'image', ocr: 'rus+eng' });
+    // Read back with the locator's own languages, in a fresh worker.
+    await closeIngestWorkers();
+    for (const c of ex.chunks) expect(await readLocator(bytes, 'image', c.locator)).toBe(c.body);
+  }, 120_000);
+
   it('refuses a language whose data is not installed', async () => {
     expect(installedOcrLanguages()).toContain('eng');
     await expect(
       extractFile(fixture('invoice.png'), 'image', 'a.png', { ocrLanguages: ['xyz'] }),
     ).rejects.toMatchObject({ code: 'refused', message: 'no OCR data installed for language "xyz"' });
+    await expect(
+      extractFile(fixture('invoice.png'), 'image', 'a.png', { ocrLanguages: ['eng', 'xyz'] }),
+    ).rejects.toMatchObject({ code: 'refused', message: 'no OCR data installed for language "xyz"' });
+    await expect(
+      extractFile(fixture('invoice.png'), 'image', 'a.png', { ocrLanguages: ['eng', 'rus', 'eng', 'rus'] }),
+    ).rejects.toMatchObject({
+      code: 'refused',
+      message: expect.stringMatching(/^OCR reads 1 to 3 languages/),
+    });
   }, 30_000);
 });
 

@@ -5,9 +5,10 @@
  * paragraphs; every line keeps its character range and its box ([O5]).
  */
 import { createWorker, type Worker } from 'tesseract.js';
+import { OCR_LANGUAGES_MAX } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Bbox } from '#shared/types.ts';
-import { langPathOf } from './ocr-languages.ts';
+import { langPathFor, langPathOf } from './ocr-languages.ts';
 
 const OCR_PAGE_TIMEOUT_MS = 90_000;
 
@@ -16,15 +17,21 @@ export type OcrText = { text: string; lines: OcrLine[]; confidence: number };
 
 let current: { langs: string; worker: Promise<Worker> } | null = null;
 
-/** One language a run for now: docs/OCR.md [O2] says why. */
+/** The run's languages (`rus+eng`) and the one folder their data is read from ([O2] in docs/OCR.md). */
 function languagePath(langs: string[]): { code: string; langPath: string } {
-  const [code] = langs;
-  if (!code || langs.length > 1) {
-    throw new AppError('refused', `OCR reads one language at a time (asked for "${langs.join('+')}")`);
+  if (langs.length === 0 || langs.length > OCR_LANGUAGES_MAX) {
+    throw new AppError(
+      'refused',
+      `OCR reads 1 to ${OCR_LANGUAGES_MAX} languages at once (asked for "${langs.join('+')}")`,
+    );
   }
-  const langPath = langPathOf(code);
-  if (!langPath) throw new AppError('refused', `no OCR data installed for language "${code}"`);
-  return { code, langPath };
+  const missing = langs.filter((code) => langPathOf(code) === null);
+  if (missing.length > 0) {
+    throw new AppError('refused', `no OCR data installed for language "${missing.join('", "')}"`);
+  }
+  const langPath = langPathFor(langs);
+  if (!langPath) throw new AppError('refused', `no OCR data installed for "${langs.join('+')}"`);
+  return { code: langs.join('+'), langPath };
 }
 
 function workerFor(langs: string[]): Promise<Worker> {

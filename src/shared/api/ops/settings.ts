@@ -3,12 +3,13 @@
  * For people on the app and the command line; agents do not change how the workspace works.
  */
 import { z } from 'zod';
+import { OCR_LANGUAGES_MAX } from '#shared/constants.ts';
 import { defineOperation } from '../operation.ts';
 
 const SettingsSchema = z.object({
   /** New files (dropped, added, or found in a watched folder) are indexed as soon as they are added. */
   indexOnAdd: z.boolean(),
-  /** What scans and pictures are read in, by OCR (docs/OCR.md [O2]): tesseract codes, "eng". */
+  /** What scans and pictures are read in, by OCR (docs/OCR.md [O2]): tesseract codes, the first the main one ("rus", "eng"). */
   ocrLanguages: z.array(z.string()),
   /** The OCR languages whose data is installed: the only ones `ocrLanguages` can name. */
   ocrLanguagesAvailable: z.array(z.string()),
@@ -34,8 +35,10 @@ export const SettingsSet = defineOperation({
     .object({
       indexOnAdd: z.boolean().optional(),
       ocrLanguages: z
-        .array(z.string().regex(/^[a-z_]{3,12}$/))
-        .length(1, 'OCR reads one language at a time for now (docs/OCR.md [O2])')
+        .array(z.string().regex(/^[a-z_]{3,12}$/, 'an OCR language is a code such as "eng" or "chi_sim"'))
+        .min(1, 'name at least one OCR language')
+        .max(OCR_LANGUAGES_MAX, `OCR reads at most ${OCR_LANGUAGES_MAX} languages at once (docs/OCR.md [O2])`)
+        .refine((codes) => new Set(codes).size === codes.length, 'an OCR language is named twice')
         .optional(),
     })
     .strict(),
