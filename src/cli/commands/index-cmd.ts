@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext, type Notify } from '#engine/commands/types.ts';
+import type { IndexProgressEvent } from '#shared/api/events.ts';
 import { FilesIndex } from '#shared/api/ops/files.ts';
 import { needsPassword } from '#shared/password.ts';
 import { withEngine } from '../context.ts';
@@ -16,8 +17,9 @@ import { compileIndexed } from './compile.ts';
 export function indexProgress(bar: Progress): Notify {
   return (event, payload) => {
     if (event !== 'index.progress') return;
-    const p = payload as { done: number; total: number; label: string };
-    bar.update(p.done, p.total, p.label);
+    const p = payload as IndexProgressEvent;
+    // A long PDF says which page it is on (docs/OCR.md [O4]).
+    bar.update(p.done, p.total, p.pages ? `${p.label}, page ${p.page} of ${p.pages}` : p.label);
   };
 }
 

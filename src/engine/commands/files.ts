@@ -53,6 +53,7 @@ async function indexHere(ctx: CommandContext, ids: readonly string[]): Promise<O
       phase: p.phase === 'embed' ? 'embedding' : 'indexing',
       done: p.done,
       total: p.total,
+      ...(p.page !== undefined && p.pages !== undefined ? { page: p.page, pages: p.pages } : {}),
     }),
   );
   let mentions = 0;

@@ -6,12 +6,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EMBED_BATCH } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
+import type { PageProgress } from '../ingest/types.ts';
 import { claim, enqueue, finish, heartbeat } from '../jobs/jobs.ts';
 import { getRow, type ItemRow, vecUpsert } from '../read/items.ts';
 import { canSee } from '../scope.ts';
 import { type IndexContext, indexFile, markFailed } from './indexer.ts';
 
-export type IndexProgress = { done: number; total: number; label: string; phase: 'index' | 'embed' };
+/** `page`/`pages`: how far the file being indexed has been read, for a PDF (docs/OCR.md [O4]). */
+export type IndexProgress = {
+  done: number;
+  total: number;
+  label: string;
+  phase: 'index' | 'embed';
+  page?: number;
+  pages?: number;
+};
 export type IndexReport = {
   indexed: { id: string; label: string; sections: number }[];
   failed: { id: string; label: string; reason: string }[];
@@ -21,6 +30,8 @@ export type IndexReport = {
 export type QueueContext = IndexContext & { scopes: readonly string[] };
 
 const BEAT_MS = 10_000;
+/** The most often a file's page progress is told (a text PDF reads hundreds of pages a second). */
+const PAGE_MS = 250;
 
 function targets(ctx: QueueContext, ids: readonly string[]): ItemRow[] {
   if (ids.length === 0) {
@@ -55,6 +66,7 @@ export async function runIndex(
   let done = 0;
   await workQueue(ctx, {
     onStart: (_id, label) => onProgress?.({ done, total: files.length, label, phase: 'index' }),
+    onPage: (_id, label, p) => onProgress?.({ done, total: files.length, label, phase: 'index', ...p }),
     onDone: (outcome) => {
       // The command fails as a whole ([B2] in docs/WORKSPACE.md); the job is taken again next run.
       if (outcome.busy) throw new AppError('busy', outcome.reason ?? 'The workspace is busy.');
@@ -80,6 +92,8 @@ type JobOutcome = {
 
 export type QueueHooks = {
   onStart?: (fileId: string, label: string) => void;
+  /** A page of the file being indexed was read (PDFs): at most a few times a second. */
+  onPage?: (fileId: string, label: string, progress: PageProgress) => void;
   onDone?: (outcome: JobOutcome) => void;
   /** Keep polling while this says so, after the queue looks empty to this process. */
   waitWhile?: () => boolean;
@@ -96,13 +110,30 @@ export async function workQueue(ctx: IndexContext, hooks: QueueHooks = {}): Prom
     }
     const label = getRow(ctx.db, job.item_id)?.label ?? job.item_id;
     hooks.onStart?.(job.item_id, label);
-    hooks.onDone?.(await runJob(ctx, job.id, job.item_id, label));
+    const onPage = hooks.onPage ? (p: PageProgress) => hooks.onPage?.(job.item_id, label, p) : undefined;
+    hooks.onDone?.(await runJob(ctx, job.id, job.item_id, label, onPage));
   }
 }
 
-async function runJob(ctx: IndexContext, jobId: number, itemId: string, label: string): Promise<JobOutcome> {
+async function runJob(
+  ctx: IndexContext,
+  jobId: number,
+  itemId: string,
+  label: string,
+  onPage?: (p: PageProgress) => void,
+): Promise<JobOutcome> {
   let last = Date.now();
-  const beat = () => {
+  let told = 0;
+  const beat = (progress?: PageProgress) => {
+    // Pages are told at most every PAGE_MS, and always the last one.
+    if (progress && onPage && (Date.now() - told >= PAGE_MS || progress.page === progress.pages)) {
+      told = Date.now();
+      try {
+        onPage(progress);
+      } catch {
+        // a listener's failure does not stop the index
+      }
+    }
     if (Date.now() - last < BEAT_MS) return;
     last = Date.now();
     try {

@@ -73,6 +73,7 @@ export class IndexRunner {
         if (this.batch.total <= this.batch.done) this.batch.total = this.batch.done + 1;
         this.emit({ fileId, label, phase: 'indexing', ...this.batch });
       },
+      onPage: (fileId, label, p) => this.emit({ fileId, label, phase: 'indexing', ...this.batch, ...p }),
       onDone: (o) => {
         this.batch.done += 1;
         this.emit({

@@ -13,6 +13,7 @@ import type { Embedder } from '../embed/index.ts';
 import { ocrLanguagesOf } from '../host/settings.ts';
 import { edgeId, sectionId } from '../ids.ts';
 import { type Chunk, type Extraction, extractFile } from '../ingest/index.ts';
+import type { PageProgress } from '../ingest/types.ts';
 import { isSameBytesNote, visibleHealth } from '../knowledge/health.ts';
 import { FtsBatch, getRow, type ItemRow, isSearchable, vecDelete, vecUpsert } from '../read/items.ts';
 import { nameWithFolder } from '../read/titles.ts';
@@ -87,7 +88,7 @@ function isUnchanged(prev: ItemRow | undefined, s: PlannedSection, file: ItemRow
 export async function indexFile(
   ctx: IndexContext,
   fileId: string,
-  onBeat?: () => void,
+  onBeat?: (progress?: PageProgress) => void,
   alsoInTx?: () => void,
   password?: string,
 ): Promise<IndexOutcome> {
@@ -102,7 +103,12 @@ export async function indexFile(
       bytes,
       file.format as FileFormat,
       nameWithFolder(file.label, file.canonical_value),
-      { ocrLanguages: ocrLanguagesOf(ctx.db), ...(password !== undefined ? { password } : {}) },
+      {
+        ocrLanguages: ocrLanguagesOf(ctx.db),
+        // Each page read is a beat of the job and a step of its progress (docs/OCR.md [O4]).
+        ...(onBeat ? { onProgress: (p: PageProgress) => onBeat(p) } : {}),
+        ...(password !== undefined ? { password } : {}),
+      },
     );
   } catch (err) {
     return keptIfUnlocked(ctx, file, err, alsoInTx);

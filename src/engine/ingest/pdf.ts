@@ -13,12 +13,14 @@ import { boxOf, type OcrLine } from './ocr.ts';
 import { packagedDataOptions } from './pdf-data.ts';
 import { ocrPage } from './pdf-ocr.ts';
 import { flatPieces } from './sections.ts';
-import type { Chunk, Extraction } from './types.ts';
+import type { Chunk, Extraction, PageProgress } from './types.ts';
 import { bytesKey, cached, forget, peek } from './worker-cache.ts';
 
 type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: string | null };
 /** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR. */
+/** Told after each page is read, with its number and the page count. */
+type OnPage = (progress: PageProgress) => void;
 type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
 type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
 
@@ -170,7 +172,7 @@ async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): P
   return ocrPage(layer, () => extractImages(doc, page), langs, page);
 }
 
-function allPages(langs: string[], onPage?: () => void) {
+function allPages(langs: string[], onPage?: OnPage) {
   return async (doc: PdfDoc): Promise<PdfText> => {
     const pages: string[] = [];
     const ocr: (OcrLine[] | null)[] = [];
@@ -180,14 +182,14 @@ function allPages(langs: string[], onPage?: () => void) {
       pages.push(got.text);
       ocr.push(got.lines);
       if (got.note) notes.push(got.note);
-      onPage?.();
+      onPage?.({ page: p, pages: doc.numPages });
     }
     return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
   };
 }
 
 /** One cache entry per document, made with one set of OCR languages (its `langs`). */
-function readPdf(bytes: Uint8Array, langs: string[], onPage?: () => void): Promise<PdfText> {
+function readPdf(bytes: Uint8Array, langs: string[], onPage?: OnPage): Promise<PdfText> {
   const key = bytesKey('pdf', bytes);
   if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
   return cached(key, () => withPdf(bytes, allPages(langs, onPage)));
@@ -202,7 +204,7 @@ async function readLockedPdf(
   bytes: Uint8Array,
   langs: string[],
   unlock: { password: string; fileLabel: string },
-  onPage?: () => void,
+  onPage?: OnPage,
 ): Promise<PdfText> {
   const read = allPages(langs, onPage);
   return withPdf(
@@ -263,7 +265,7 @@ export async function extractPdf(
   bytes: Uint8Array,
   fileLabel: string,
   langs: string[],
-  onPage?: () => void,
+  onPage?: OnPage,
   password?: string,
 ): Promise<Extraction> {
   const pdf =

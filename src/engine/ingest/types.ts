@@ -19,9 +19,14 @@ export type Extraction = {
  * `ocrLanguages`: what scans and pictures are read in (docs/OCR.md [O2]); English when absent.
  * `password`: opens a password-protected file for this extraction only (docs/FORMATS.md [F12]).
  */
+/** How far the reading of a long file has come: a PDF's pages, one at a time (docs/OCR.md [O4]). */
+export type PageProgress = { page: number; pages: number };
+
 export type ExtractOptions = {
   timeoutMs?: number;
   maxHeapMb?: number;
+  /** Called as each page of a PDF is read (OCR'd or not), in the calling thread. */
+  onProgress?: (progress: PageProgress) => void;
   ocrLanguages?: string[];
   password?: string;
 };

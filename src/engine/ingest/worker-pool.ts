@@ -7,10 +7,10 @@ import type { Worker } from 'node:worker_threads';
 import { EXTRACT_MAX_HEAP_MB, EXTRACT_TIMEOUT_MS } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import { startWorker } from '../processes/worker.ts';
-import type { Extraction } from './types.ts';
+import type { Extraction, PageProgress } from './types.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
-export type JobLimits = { timeoutMs?: number; maxHeapMb?: number };
+export type JobLimits = { timeoutMs?: number; maxHeapMb?: number; onProgress?: (p: PageProgress) => void };
 
 type Job = {
   id: number;
@@ -18,6 +18,7 @@ type Job = {
   req: WorkerRequest;
   timeoutMs: number;
   heapMb: number;
+  onProgress?: (p: PageProgress) => void;
   resolve: (v: Extraction | string) => void;
   reject: (e: Error) => void;
 };
@@ -56,8 +57,14 @@ function kill(error: Error): void {
 function onMessage(reply: WorkerReply): void {
   const job = active?.job;
   if (!job || job.id !== reply.id) return;
-  if ('beat' in reply) restartTimer(job);
-  else if (reply.ok) finish(job, { value: reply.value });
+  if ('beat' in reply) {
+    restartTimer(job);
+    try {
+      if (reply.progress) job.onProgress?.(reply.progress);
+    } catch {
+      // A listener's failure is its own: the extraction goes on.
+    }
+  } else if (reply.ok) finish(job, { value: reply.value });
   else finish(job, { error: new AppError(reply.error.code, reply.error.message, reply.error.details) });
 }
 
@@ -120,6 +127,7 @@ export function runInWorker(req: WorkerRequest, limits: JobLimits = {}): Promise
       req: { ...req, bytes: new Uint8Array(req.bytes) },
       timeoutMs: limits.timeoutMs ?? EXTRACT_TIMEOUT_MS,
       heapMb: limits.maxHeapMb ?? EXTRACT_MAX_HEAP_MB,
+      ...(limits.onProgress ? { onProgress: limits.onProgress } : {}),
       resolve,
       reject,
     });

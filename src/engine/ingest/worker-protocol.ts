@@ -1,7 +1,7 @@
 /** Messages between the ingest worker pool and its worker thread. */
 import type { TransferableError } from '#shared/errors.ts';
 import type { FileFormat, Locator } from '#shared/types.ts';
-import type { Extraction } from './types.ts';
+import type { Extraction, PageProgress } from './types.ts';
 
 type WorkerFormat = Extract<FileFormat, 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'pptx' | 'image'>;
 
@@ -18,8 +18,11 @@ export type WorkerRequest =
   | { op: 'read'; format: WorkerFormat; bytes: Uint8Array; locator: Locator }
   | { op: 'whole'; format: WorkerFormat; bytes: Uint8Array; ocr?: string[] };
 
-/** `beat`: the job is still making progress (one OCR'd page done), so its timer starts again. */
+/**
+ * `beat`: the job is still making progress (one page done), so its timer starts again; `progress`
+ * says which page of how many.
+ */
 export type WorkerReply =
-  | { id: number; beat: true }
+  | { id: number; beat: true; progress?: PageProgress }
   | { id: number; ok: true; value: Extraction | string }
   | { id: number; ok: false; error: TransferableError };

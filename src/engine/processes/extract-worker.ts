@@ -14,12 +14,15 @@ import { DEFAULT_OCR_LANGUAGES } from '../ingest/ocr-languages.ts';
 import { officeBytes } from '../ingest/office-crypto.ts';
 import { extractPdf, pdfWholeText, readPdfLocator } from '../ingest/pdf.ts';
 import { extractPptx, pptxWholeText, readPptx } from '../ingest/pptx.ts';
-import type { Extraction } from '../ingest/types.ts';
+import type { Extraction, PageProgress } from '../ingest/types.ts';
 import type { WorkerReply, WorkerRequest } from '../ingest/worker-protocol.ts';
 import { extractXlsx, readXlsx, xlsxWholeText } from '../ingest/xlsx.ts';
 
 /** An encrypted DOCX/XLSX/PPTX is decrypted first (docs/FORMATS.md [F12]); its extraction says so ([F14]). */
-async function handle(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
+async function handle(
+  req: WorkerRequest,
+  beat: (progress?: PageProgress) => void,
+): Promise<Extraction | string> {
   const label = req.op === 'extract' ? req.fileLabel : 'the file';
   const password = req.op === 'extract' ? req.password : undefined;
   const office = await officeBytes(req.bytes, req.format, password, label);
@@ -28,7 +31,7 @@ async function handle(req: WorkerRequest, beat: () => void): Promise<Extraction 
   return { ...got, health: [UNLOCKED_NOTE, ...got.health] };
 }
 
-function parse(req: WorkerRequest, beat: () => void): Promise<Extraction | string> {
+function parse(req: WorkerRequest, beat: (progress?: PageProgress) => void): Promise<Extraction | string> {
   if (req.op === 'extract') {
     const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
     if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat, req.password);
@@ -63,7 +66,8 @@ if (port) {
   port.on('message', async (msg: WorkerRequest & { id: number }) => {
     let reply: WorkerReply;
     try {
-      const beat = () => port.postMessage({ id: msg.id, beat: true } satisfies WorkerReply);
+      const beat = (progress?: PageProgress) =>
+        port.postMessage({ id: msg.id, beat: true, ...(progress ? { progress } : {}) } satisfies WorkerReply);
       reply = { id: msg.id, ok: true, value: await handle(msg, beat) };
     } catch (err) {
       reply = { id: msg.id, ok: false, error: toTransferable(err) };

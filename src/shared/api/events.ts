@@ -10,6 +10,9 @@ export type IndexProgressEvent = {
   /** The queue as a whole: files done of files asked for in this batch. */
   done: number;
   total: number;
+  /** While `indexing` a PDF: the page just read and the page count (docs/OCR.md [O4]). */
+  page?: number;
+  pages?: number;
 };
 
 /** A source's compile pass, as knowledge.compile answers it (src/shared/api/ops/compile.ts). */

@@ -40,7 +40,13 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
           <Database size={12} aria-hidden="true" />
         )}
         <span>{queueText}</span>
-        {running && queue.last ? <span className="statusbar__label ellipsis">{queue.last.label}</span> : null}
+        {running && queue.last ? (
+          <span className="statusbar__label ellipsis">
+            {queue.last.phase === 'indexing' && queue.last.pages
+              ? `${queue.last.label}, page ${queue.last.page} of ${queue.last.pages}`
+              : queue.last.label}
+          </span>
+        ) : null}
         {running ? (
           <span className="statusbar__progress">
             <ProgressBar value={queue.total ? queue.done / queue.total : null} label="Indexing progress" />

@@ -7,7 +7,7 @@ import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts
 import { FileKindIcon } from './FileKindIcon.tsx';
 import { StateChip } from './StateChip.tsx';
 import { NeedsPasswordChip, UnlockCell } from './UnlockCell.tsx';
-import type { Phase } from './useFileRows.ts';
+import type { PageProgress, Phase } from './useFileRows.ts';
 import '../../components/skeleton.css';
 import './file-table.css';
 
@@ -27,10 +27,12 @@ export type UnlockControls = {
 export function FileCells({
   row,
   phase,
+  progress,
   unlock,
 }: {
   row: FileRow;
   phase: Phase | undefined;
+  progress?: PageProgress | undefined;
   unlock: UnlockControls;
 }) {
   const locked = row.state === 'failed' && needsPassword(row.reason) && phase === undefined;
@@ -57,7 +59,13 @@ export function FileCells({
       {formOpen ? (
         <UnlockCell row={row} onDone={unlock.onDone} onCancel={unlock.onCancel} />
       ) : (
-        <OtherCells row={row} phase={phase} locked={locked} onUnlock={() => unlock.onOpen(row)} />
+        <OtherCells
+          row={row}
+          phase={phase}
+          progress={progress}
+          locked={locked}
+          onUnlock={() => unlock.onOpen(row)}
+        />
       )}
     </>
   );
@@ -66,11 +74,13 @@ export function FileCells({
 function OtherCells({
   row,
   phase,
+  progress,
   locked,
   onUnlock,
 }: {
   row: FileRow;
   phase: Phase | undefined;
+  progress: PageProgress | undefined;
   locked: boolean;
   onUnlock: () => void;
 }) {
@@ -91,7 +101,7 @@ function OtherCells({
         {locked ? (
           <NeedsPasswordChip row={row} onOpen={onUnlock} />
         ) : (
-          <StateChip state={row.state} phase={phase} reason={row.reason} />
+          <StateChip state={row.state} phase={phase} progress={progress} reason={row.reason} />
         )}
       </td>
     </>

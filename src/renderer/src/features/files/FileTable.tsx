@@ -144,7 +144,12 @@ export function FileTable({
                 onClick={(e) => onRowClick(e, v.index)}
               >
                 {row ? (
-                  <FileCells row={row} phase={rows.phases.get(row.id)} unlock={unlock} />
+                  <FileCells
+                    row={row}
+                    phase={rows.phases.get(row.id)}
+                    progress={rows.pages.get(row.id)}
+                    unlock={unlock}
+                  />
                 ) : (
                   <LoadingCells />
                 )}

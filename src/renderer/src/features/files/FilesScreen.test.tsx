@@ -120,6 +120,23 @@ describe('Files screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('shows the page a PDF being indexed is on, in its row and in the status bar ([O4] in docs/OCR.md)', async () => {
+    const t = engine();
+    renderApp(t);
+    const grid = await focusedGrid();
+    const event = { fileId: 'file-2', label: 'note-02.md', done: 0, total: 1 } as const;
+    act(() => t.emit('index.progress', { ...event, phase: 'indexing', page: 3, pages: 12 }));
+    const row = within(grid).getByText('note-02.md').closest('tr') as HTMLElement;
+    const chip = await within(row).findByText(/Indexing/);
+    expect(chip.textContent).toBe('Indexing p. 3/12');
+    expect(chip.getAttribute('title')).toContain('page 3 of 12 read');
+    const queue = screen.getByRole('status', { name: 'Indexing queue' });
+    expect(queue.textContent).toContain('note-02.md, page 3 of 12');
+    act(() => t.emit('index.progress', { ...event, phase: 'indexed', done: 1, sections: 12 }));
+    await waitFor(() => expect(within(row).getByText('Indexed')).toBeTruthy());
+    expect(row.textContent).not.toContain('p. 3/12');
+  });
+
   it('says when no file matches the filters, and clears them', async () => {
     const { user } = renderApp(engine());
     await focusedGrid();

@@ -1,7 +1,7 @@
 import { AlertTriangle, Check, Circle, Clock, Loader2 } from 'lucide-react';
 import type { FileState } from '#shared/api/types.ts';
 import { Tip } from '../../components/Tip.tsx';
-import type { Phase } from './useFileRows.ts';
+import type { PageProgress, Phase } from './useFileRows.ts';
 
 const HINT: Record<FileState, string> = {
   added: 'Added: stored, not answerable until indexed',
@@ -14,10 +14,13 @@ const HINT: Record<FileState, string> = {
 export function StateChip({
   state,
   phase,
+  progress,
   reason,
 }: {
   state: FileState;
   phase?: Phase;
+  /** The page a PDF being indexed is on (docs/OCR.md [O4]). */
+  progress?: PageProgress | undefined;
   reason: string | null;
 }) {
   if (state === 'failed') {
@@ -43,10 +46,15 @@ export function StateChip({
     );
   }
   if (state === 'indexing' || phase === 'indexing' || phase === 'embedding') {
+    const page = phase === 'indexing' && progress ? progress : null;
     return (
-      <span className="chip chip--indexing" title={HINT.indexing}>
+      <span
+        className="chip chip--indexing"
+        title={page ? `${HINT.indexing}: page ${page.page} of ${page.pages} read` : HINT.indexing}
+      >
         <Loader2 size={12} aria-hidden="true" className="spin" />
         {phase === 'embedding' ? 'Embedding' : 'Indexing'}
+        {page ? <span className="chip__detail">{` p. ${page.page}/${page.pages}`}</span> : null}
       </span>
     );
   }

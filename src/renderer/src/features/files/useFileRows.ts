@@ -14,6 +14,8 @@ import { runQueue } from '../../lib/upload-queue.ts';
 import { type FileQuery, listInput } from './file-query.ts';
 
 export type Phase = IndexProgressEvent['phase'];
+/** How far a file being indexed has been read: a PDF's page (docs/OCR.md [O4]). */
+export type PageProgress = { page: number; pages: number };
 const PAGE = 200;
 const ID_BLOCK = 1000;
 
@@ -24,6 +26,8 @@ export type FileRows = {
   requestRange: (start: number, end: number) => void;
   facets: FileList['facets'];
   phases: ReadonlyMap<string, Phase>;
+  /** The page each file being indexed is on, for the PDFs that said so. */
+  pages: ReadonlyMap<string, PageProgress>;
   error: AppError | null;
   retry: () => void;
   /** Fetches the visible rows again (a file changed outside the host's events: an unlock). */
@@ -45,6 +49,7 @@ export function useFileRows(query: FileQuery): FileRows {
   const [facets, setFacets] = useState<FileList['facets']>({ kinds: [], scopes: [] });
   const [error, setError] = useState<AppError | null>(null);
   const [phases, setPhases] = useState<ReadonlyMap<string, Phase>>(new Map());
+  const [pages, setPages] = useState<ReadonlyMap<string, PageProgress>>(new Map());
   const range = useRef({ start: 0, end: 60 });
   const bump = useCallback(() => setVersion((v) => v + 1), []);
 
@@ -102,6 +107,15 @@ export function useFileRows(query: FileQuery): FileRows {
       else next.set(e.fileId, e.phase);
       return next;
     });
+    const { page, pages: count } = e;
+    setPages((prev) => {
+      if (e.phase === 'indexing' && page !== undefined && count !== undefined)
+        return new Map(prev).set(e.fileId, { page, pages: count });
+      if (!prev.has(e.fileId)) return prev;
+      const next = new Map(prev);
+      next.delete(e.fileId);
+      return next;
+    });
     const state = e.phase === 'indexed' ? 'indexed' : e.phase === 'failed' ? 'failed' : 'indexing';
     const patched = cache.patch(
       (row) => row.id === e.fileId,
@@ -154,6 +168,7 @@ export function useFileRows(query: FileQuery): FileRows {
     requestRange,
     facets,
     phases,
+    pages,
     error,
     retry,
     reload: retry,
