@@ -5,6 +5,7 @@ import { registerActivity } from './commands/activity.ts';
 import { registerAdd } from './commands/add.ts';
 import { registerAgents } from './commands/agents.ts';
 import { registerBackups } from './commands/backups.ts';
+import { registerExport } from './commands/export.ts';
 import { registerAsk, registerChat } from './commands/chat.ts';
 import { registerCompile } from './commands/compile.ts';
 import { registerConfig } from './commands/config.ts';
@@ -88,6 +89,7 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerSettings(program);
   registerBackups(program);
+  registerExport(program);
   registerInbox(program);
   registerRuns(program);
   registerTree(program);

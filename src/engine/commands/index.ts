@@ -21,6 +21,7 @@ import { agentHandlers } from './agents.ts';
 import { backupHandlers } from './backups.ts';
 import { chatHandlers } from './chat.ts';
 import { compileHandlers } from './compile.ts';
+import { exportHandlers } from './export.ts';
 import { factHandlers } from './facts.ts';
 import { fileHandlers } from './files.ts';
 import { graphHandlers } from './graph.ts';
@@ -51,6 +52,7 @@ const HANDLERS: Record<string, Handler> = {
   ...teamHandlers,
   ...settingsHandlers,
   ...backupHandlers,
+  ...exportHandlers,
   ...fileHandlers,
   ...itemHandlers,
   ...chatHandlers,

@@ -13,6 +13,7 @@ import { AGENT_OPERATIONS } from './ops/agents.ts';
 import { BACKUP_OPERATIONS } from './ops/backups.ts';
 import { CHAT_OPERATIONS } from './ops/chat.ts';
 import { COMPILE_OPERATIONS } from './ops/compile.ts';
+import { EXPORT_OPERATIONS } from './ops/export.ts';
 import { FACT_OPERATIONS } from './ops/facts.ts';
 import { FILE_OPERATIONS } from './ops/files.ts';
 import { GRAPH_OPERATIONS } from './ops/graph.ts';
@@ -36,6 +37,7 @@ export const OPERATIONS = [
   ...TEAM_OPERATIONS,
   ...SETTINGS_OPERATIONS,
   ...BACKUP_OPERATIONS,
+  ...EXPORT_OPERATIONS,
   ...FILE_OPERATIONS,
   ...ITEM_OPERATIONS,
   ...CHAT_OPERATIONS,

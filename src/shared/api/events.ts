@@ -68,6 +68,8 @@ export type Events = {
   'trees.changed': { tree: string };
   /** One source compiled (or skipped, or failed) of the sources a compile was asked for (docs/FACTS.md [K9]). */
   'compile.progress': CompileProgressEvent;
+  /** An export being written (docs/PACKAGING.md [N16]): rows looked at of the rows there are, per phase. */
+  'export.progress': { phase: 'items' | 'edges' | 'done'; done: number; total: number };
   /** Electron only: a command from the application menu or the OS (files handed to the app). */
   'app.command': AppCommandEvent;
 };
@@ -85,6 +87,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'model.progress',
   'trees.changed',
   'compile.progress',
+  'export.progress',
   'app.command',
 ];
 

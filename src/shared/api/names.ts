@@ -34,6 +34,7 @@ export const API_COMMANDS = [
   'settings.set',
   'backups.list',
   'backups.create',
+  'workspace.export',
   'watch.list',
   'watch.add',
   'watch.remove',

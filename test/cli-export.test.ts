@@ -1,0 +1,60 @@
+/**
+ * `brain export` and `brain import` as scripts run them ([N16], [N17] in docs/PACKAGING.md): real
+ * processes on real workspaces. What one exports, another imports into a new home and finds; a
+ * second import into the same home is refused, naming why, and exits non-zero.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
+
+let ws: CliWorkspace;
+
+beforeEach(() => {
+  ws = cliWorkspace('brain-cli-export-');
+});
+afterEach(() => ws.remove());
+
+type Report = { folder: string; counts: { files: number; notes: number; sections: number } };
+
+describe('[N16] [N17] brain export and brain import', () => {
+  it('round trip through two processes: the new workspace finds what the old one held', async () => {
+    writeFileSync(
+      join(ws.files, 'leave.md'),
+      '# Leave policy\n\nEmployees get six weeks of paid sabbatical.\n',
+    );
+    writeFileSync(join(ws.files, 'travel.md'), '# Travel\n\nBook trains for trips under 600 km.\n');
+    expect((await ws.brain('add', ws.files)).code).toBe(0);
+    expect((await ws.brain('index')).code).toBe(0);
+    expect(
+      (await ws.brain('note', 'add', '--kind', 'decision', '--label', 'Trains first', 'Trains under 600 km.'))
+        .code,
+    ).toBe(0);
+
+    const out = join(ws.root, 'exported');
+    const exported = await ws.brainJson<Report>('export', '--out', out);
+    expect(exported.folder).toBe(out);
+    expect(exported.counts.files).toBe(2);
+    expect(exported.counts.notes).toBe(1);
+    expect(readdirSync(join(out, 'files')).sort()).toEqual(['leave.md', 'retired', 'travel.md']);
+    expect(readFileSync(join(out, 'files', 'leave.md'), 'utf8')).toContain('six weeks');
+
+    const again = await ws.brain('export', '--out', out);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('is not empty');
+
+    const other = ws.with({ home: join(ws.root, 'home2') });
+    const text = await other.brainText('import', out);
+    expect(text).toContain('Imported 2 files');
+    const hits = await other.brainJson<{ hits: { body: string; citation: { fileLabel: string } }[] }>(
+      'search',
+      'sabbatical',
+    );
+    expect(hits.hits[0]?.citation.fileLabel).toBe('Leave policy');
+    expect(hits.hits[0]?.body).toContain('six weeks of paid sabbatical');
+
+    const twice = await other.brain('import', out);
+    expect(twice.code).not.toBe(0);
+    expect(twice.stderr).toMatch(/already holds \d+ items: import into an empty workspace/);
+  });
+});
