@@ -24,6 +24,7 @@ import { EVENT_CHANNEL } from '#shared/api/bridge.ts';
 import type { AppCommandEvent, EventName } from '#shared/api/events.ts';
 import { EngineProcess } from './engine-process.ts';
 import { EngineSupervisor } from './engine-supervisor.ts';
+import { exportMessage, exportTarget } from './export.ts';
 import { registerIpc } from './ipc.ts';
 import { RotatingLog, teeConsole } from './log-file.ts';
 import { applyOpenAtLogin, PREFERENCES_FILE, readPreferences } from './login-item.ts';
@@ -223,6 +224,36 @@ async function pickAndAdd(properties: OpenDialogOptions['properties'], source: s
   if (!picked.canceled) addFromDesktop(picked.filePaths, source);
 }
 
+/**
+ * File → Export… ([N16]): a folder picked, a new dated export folder inside it, then a message
+ * box saying what went where, with Show in Folder.
+ */
+async function exportData(): Promise<void> {
+  const options: OpenDialogOptions = {
+    title: 'Export to',
+    buttonLabel: 'Export Here',
+    properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+  };
+  const picked = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  const folder = picked.filePaths[0];
+  if (picked.canceled || !folder || !engine) return;
+  const result = await engine.invoke('workspace.export', { out: exportTarget(folder) });
+  const said = exportMessage(result);
+  const box = {
+    type: said.type,
+    title: 'Export',
+    message: said.message,
+    detail: said.detail,
+    buttons: said.folder ? ['OK', 'Show in Folder'] : ['OK'],
+  };
+  const { response } = await (mainWindow
+    ? dialog.showMessageBox(mainWindow, box)
+    : dialog.showMessageBox(box));
+  if (response === 1 && said.folder) void shell.openPath(said.folder);
+}
+
 /** A folder of the app's (the workspace, the logs), opened in the OS file manager. */
 function openFolder(path: string): void {
   mkdirSync(path, { recursive: true });
@@ -254,6 +285,7 @@ function installMenu(): void {
       addFiles: () => void pickAndAdd(['openFile', 'multiSelections'], 'Add Files'),
       addFolder: () => void pickAndAdd(['openDirectory', 'multiSelections'], 'Add Folder'),
       watchFolder: () => sendCommand({ command: 'watch-folder' }),
+      exportData: () => void exportData(),
       openDataFolder: () => openFolder(workspaceHome()),
       openLogs: () => openFolder(app.getPath('logs')),
       about: showAbout,

@@ -10,6 +10,7 @@ import { AccessChecks } from './AccessChecks.tsx';
 import { BackupsSection } from './BackupsSection.tsx';
 import { ChatModelSettings } from './ChatModelSettings.tsx';
 import { EmbeddingModelChoice } from './EmbeddingModelChoice.tsx';
+import { ExportSection } from './ExportSection.tsx';
 import { OcrLanguageSetting } from './OcrLanguageSetting.tsx';
 import { SyncSettings } from './SyncSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
@@ -117,6 +118,7 @@ export function SettingsScreen() {
           <AccessChecks />
 
           <BackupsSection />
+          <ExportSection />
 
           <section className="settings-section" aria-labelledby="workspace-title">
             <h2 id="workspace-title" className="settings-section__title">
