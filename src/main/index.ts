@@ -251,10 +251,10 @@ async function exportData(): Promise<void> {
   const { response } = await (mainWindow
     ? dialog.showMessageBox(mainWindow, box)
     : dialog.showMessageBox(box));
-  if (response === 1 && said.folder) void shell.openPath(said.folder);
+  if (response === 1 && said.folder) openFolder(said.folder);
 }
 
-/** A folder of the app's (the workspace, the logs), opened in the OS file manager. */
+/** A folder of the app's (the workspace, the logs, an export just written), opened in the OS file manager. */
 function openFolder(path: string): void {
   mkdirSync(path, { recursive: true });
   void shell.openPath(path);

@@ -312,8 +312,10 @@ describe('the desktop app’s windows and handlers (docs/PACKAGING.md [N8]–[N1
   it('shows the About box and the pickers as native dialogs, and opens only its own folders', () => {
     expect(main).toContain('dialog.showMessageBox(');
     expect(main).toContain('dialog.showOpenDialog(');
-    // shell.openPath is called in one place, openFolder, on the workspace and the logs folder.
+    // shell.openPath is called in one place, openFolder, on the workspace, the logs folder and an
+    // export the engine just wrote (File → Export…, [N16]).
     expect(main.match(/shell\.openPath\(/g)).toHaveLength(1);
+    expect(main).toContain('if (response === 1 && said.folder) openFolder(said.folder);');
     expect(main).toContain('openDataFolder: () => openFolder(workspaceHome())');
     expect(main).toContain("openLogs: () => openFolder(app.getPath('logs'))");
     // Links still leave the app only through openExternalSafely.
