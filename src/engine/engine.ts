@@ -243,7 +243,15 @@ export class Engine {
     };
   }
 
-  async close(): Promise<void> {
+  private closing: Promise<void> | null = null;
+
+  /** Closes once: a host that restored a backup closed its engine already, and its process closes it again. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     releaseLeases(this.db); // passes still in flight give their claims back ([J3] in docs/WORKSPACE.md)
     await this.embedder.close();
     await closeIngestWorkers();

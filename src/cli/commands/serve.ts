@@ -13,8 +13,8 @@ import {
   serveEmbeddings,
   writeOwnerFile,
 } from '#engine/embed/remote.ts';
-import type { Engine } from '#engine/engine.ts';
-import { BrainHost } from '#engine/host/host.ts';
+import { Engine } from '#engine/engine.ts';
+import { HostSlot } from '#engine/host/slot.ts';
 import { findRepoRoot } from '#engine/util/repo-root.ts';
 import { AppError } from '#shared/errors.ts';
 import { startBrowserHost } from '../../hosts/browser/http-host.ts';
@@ -50,13 +50,14 @@ function ensureRendererBuilt(): string {
   return dir;
 }
 
+type Tokens = { token: string; embedToken: string };
+
 /**
  * While the app runs it serves agents too: the MCP endpoint at /mcp, and its embedding model at
  * /embed so that `brain mcp` processes started by agents use it instead of loading their own.
+ * Made again, with the same tokens, on the engine opened after a restore ([N18]).
  */
-function serveAgents(engine: Engine) {
-  const token = randomBytes(24).toString('base64url');
-  const embedToken = randomBytes(24).toString('base64url');
+function serveAgents(engine: Engine, { token, embedToken }: Tokens) {
   const mcp = createMcpHttpHandler({
     token,
     home: engine.home,
@@ -66,7 +67,6 @@ function serveAgents(engine: Engine) {
   const isOwner = readLiveOwner(engine.home) === null;
   const embed = isOwner ? serveEmbeddings(engine.embedder, { token: embedToken }) : null;
   return {
-    token,
     route: async (req: IncomingMessage, res: ServerResponse, url: URL) => {
       if (url.pathname === MCP_PATH) await mcp(req, res);
       else if (embed && url.pathname === EMBED_PATH) await embed(req, res);
@@ -102,13 +102,44 @@ export function registerServe(program: Command): void {
         async (engine) => {
           const port = parsePort(opts.port);
           const staticDir = ensureRendererBuilt();
-          const host = await BrainHost.start(engine, { version: appVersion() });
-          const agents = serveAgents(engine);
-          const running = await startBrowserHost({ host, port, staticDir, extra: agents.route });
-          agents.announce(running.port);
+          const tokens = {
+            token: randomBytes(24).toString('base64url'),
+            embedToken: randomBytes(24).toString('base64url'),
+          };
+          let agents: ReturnType<typeof serveAgents> | null = null;
+          let listening: number | null = null;
+          // The first engine is the command's; one opened after a restore is the slot's ([N18]).
+          let first: Engine | null = engine;
+          const slot = await HostSlot.start(
+            () => {
+              const next = first ?? Engine.open({ home: engine.home, user: engine.user, surface: 'app' });
+              first = null;
+              return next;
+            },
+            { version: appVersion() },
+            {
+              attach: (host) => {
+                agents = serveAgents(host.engine, tokens);
+                if (listening !== null) agents.announce(listening);
+              },
+              detach: async () => {
+                agents?.stop();
+                await agents?.close();
+                agents = null;
+              },
+            },
+          );
+          const running = await startBrowserHost({
+            host: slot,
+            port,
+            staticDir,
+            extra: (req, res, url) => agents?.route(req, res, url) ?? false,
+          });
+          listening = running.port;
+          (agents as ReturnType<typeof serveAgents> | null)?.announce(running.port);
           print(`Org Brain is running at ${running.url}`);
           print(
-            `MCP endpoint for agents: http://127.0.0.1:${running.port}${MCP_PATH} (bearer token ${agents.token})`,
+            `MCP endpoint for agents: http://127.0.0.1:${running.port}${MCP_PATH} (bearer token ${tokens.token})`,
           );
           print('Open that address in a browser on this machine. Ctrl+C stops it.');
           await new Promise<void>((done) => {
@@ -116,10 +147,8 @@ export function registerServe(program: Command): void {
             process.once('SIGINT', stop);
             process.once('SIGTERM', stop);
           });
-          agents.stop();
           await running.close();
-          await agents.close();
-          await host.close();
+          await slot.close();
         },
         { surface: 'app' },
       ),

@@ -19,7 +19,11 @@ import { type BackupInfo, backupDir, backupPath, checkDatabaseFile, takeBackup }
 
 export type RestoreReport = { restored: string; before: BackupInfo; movedAside: string };
 
-export async function restoreBackup(home: string, name: string, now = new Date()): Promise<RestoreReport> {
+/**
+ * The backup exists and passes its check: asked before a host closes its engine to restore, so a
+ * wrong name or a damaged file changes nothing, not even for a moment. Answers its path.
+ */
+export function checkRestorable(home: string, name: string): string {
   const dir = backupDir(home);
   const source = backupPath(dir, name);
   if (!existsSync(source)) throw new AppError('not-found', `No backup "${name}" in ${dir}.`);
@@ -30,6 +34,12 @@ export async function restoreBackup(home: string, name: string, now = new Date()
       `The backup "${name}" is damaged (${check}); nothing was changed.`,
     );
   }
+  return source;
+}
+
+export async function restoreBackup(home: string, name: string, now = new Date()): Promise<RestoreReport> {
+  const dir = backupDir(home);
+  const source = checkRestorable(home, name);
   const owner = readLiveOwner(home);
   if (owner) {
     throw new AppError(

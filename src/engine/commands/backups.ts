@@ -1,6 +1,7 @@
-/** backups.list and backups.create (src/shared/api/ops/backups.ts), as every surface runs them. */
+/** backups.list, backups.create and backups.restore (src/shared/api/ops/backups.ts), as every surface runs them. */
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
-import type { BackupsCreate, BackupsList } from '#shared/api/ops/backups.ts';
+import type { BackupsCreate, BackupsList, BackupsRestore } from '#shared/api/ops/backups.ts';
+import { AppError } from '#shared/errors.ts';
 import {
   type BackupInfo,
   backupDir,
@@ -41,4 +42,25 @@ async function backupsCreate(ctx: CommandContext, _: ParsedInputOf<typeof Backup
   return { ...current(ctx), taken: row(engine.home, taken) };
 }
 
-export const backupHandlers = { 'backups.list': backupsList, 'backups.create': backupsCreate };
+/**
+ * Only a host that can close and reopen its engine restores in place ([N18] in docs/PACKAGING.md);
+ * the engine must not be touched after it: it is closed, and another one holds the restored file.
+ */
+async function backupsRestore(
+  ctx: CommandContext,
+  input: ParsedInputOf<typeof BackupsRestore>,
+): Promise<OutputOf<typeof BackupsRestore>> {
+  if (!ctx.host?.restore) {
+    throw new AppError(
+      'unsupported',
+      `This process cannot reopen the workspace: quit the app and run ${restoreCommand(ctx.engine.home, input.name)}.`,
+    );
+  }
+  return ctx.host.restore(input.name);
+}
+
+export const backupHandlers = {
+  'backups.list': backupsList,
+  'backups.create': backupsCreate,
+  'backups.restore': backupsRestore,
+};

@@ -7,6 +7,7 @@ import type { EventName, Events } from '#shared/api/events.ts';
 import type { Surface } from '#shared/api/operation.ts';
 import type { WatchedFolder } from '#shared/api/types.ts';
 import type { RunMount } from '../agents/mount.ts';
+import type { RestoreReport } from '../backup/restore.ts';
 import type { Engine } from '../engine.ts';
 
 type WriteOrigin = { actor: string; source: string; run: string | null };
@@ -56,6 +57,11 @@ export type HostServices = {
   embedAgain(): void;
   /** Looks at the connected and received trees now, building those due (docs/TREES.md [T13]). */
   kickTrees(): void;
+  /**
+   * Puts a backup in place of the database under this host, closing and reopening its engine
+   * around it (docs/PACKAGING.md [N18]); absent where the host cannot reopen itself.
+   */
+  restore?(name: string): Promise<RestoreReport>;
 };
 
 /** A member acting on the app or the command line writes as themselves. */

@@ -8,6 +8,7 @@ import type { EventName, Events } from '#shared/api/events.ts';
 import type { AddReport, StatusView } from '#shared/api/types.ts';
 import { AppError, type TransferableError, toTransferable } from '#shared/errors.ts';
 import { type AddProgress, type AddResult, addBytes } from '../add/add.ts';
+import type { RestoreReport } from '../backup/restore.ts';
 import { BackupSchedule } from '../backup/schedule.ts';
 import { type AppNotice, inboxNotices } from '../commands/inbox.ts';
 import { runCommand } from '../commands/index.ts';
@@ -52,6 +53,13 @@ function throttled(everyMs: number) {
   };
 }
 
+export type HostOptions = {
+  version: string;
+  sampleDir?: string;
+  /** A host kept in a HostSlot can restore a backup in place (src/engine/host/slot.ts). */
+  restore?: (name: string) => Promise<RestoreReport>;
+};
+
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
@@ -72,7 +80,7 @@ export class BrainHost {
   private readonly effects: OperationEffects;
   private readonly addProgress = throttled(ADD_PROGRESS_EVERY_MS);
 
-  private constructor(engine: Engine, options: { version: string; sampleDir?: string }) {
+  private constructor(engine: Engine, options: HostOptions) {
     this.engine = engine;
     this.runner = new IndexRunner(
       engine,
@@ -118,6 +126,7 @@ export class BrainHost {
         this.emit('status.changed', this.status());
       },
       kickTrees: () => this.trees.kick(),
+      restore: options.restore,
     };
     this.effects = {
       ...teamEffects({
@@ -207,7 +216,7 @@ export class BrainHost {
   }
 
   /** Opens the host: catches up watched folders and resumes indexing left by an earlier run. */
-  static async start(engine: Engine, options: { version: string; sampleDir?: string }): Promise<BrainHost> {
+  static async start(engine: Engine, options: HostOptions): Promise<BrainHost> {
     const host = new BrainHost(engine, options);
     await host.watcher.start().catch((err: Error) => console.error(`[watch] ${err.message}`));
     host.runner.resume();

@@ -8,7 +8,8 @@ import { type EmbeddingOwner, startEmbeddingOwner } from '../embed/remote.ts';
 import { Engine } from '../engine.ts';
 import { encryptedKeyStore, installKeyStore } from '../llm/key-store.ts';
 import { relayCipher, type SecretRequest, type SecretResult } from '../llm/secret-relay.ts';
-import { BrainHost, type Result } from './host.ts';
+import type { BrainHost, Result } from './host.ts';
+import { HostSlot } from './slot.ts';
 
 export type MainMessage =
   | { type: 'invoke'; id: number; name: string; input: unknown }
@@ -49,17 +50,29 @@ async function ownEmbeddings(host: BrainHost): Promise<EmbeddingOwner | null> {
 export async function serveMessages(options: ServeOptions): Promise<void> {
   if (options.safeStorage)
     installKeyStore((home) => encryptedKeyStore(home, relayCipher(options.send, options.onMessage)));
-  let host: BrainHost;
+  // The embedding owner serves the current engine's model: let go before a restore closes it
+  // ([N18] in docs/PACKAGING.md), taken again on the engine opened after.
+  let owner: EmbeddingOwner | null = null;
+  let host: HostSlot;
   try {
-    host = await BrainHost.start(Engine.open({ home: options.home, surface: 'app' }), {
-      version: options.version,
-    });
+    host = await HostSlot.start(
+      () => Engine.open({ home: options.home, surface: 'app' }),
+      { version: options.version },
+      {
+        attach: async (opened) => {
+          if (options.ownEmbeddings) owner = await ownEmbeddings(opened);
+        },
+        detach: async () => {
+          await owner?.close();
+          owner = null;
+        },
+      },
+    );
   } catch (err) {
     options.send({ type: 'fatal', message: toTransferable(err).message });
     return;
   }
   host.on((event, payload) => options.send({ type: 'event', event, payload }));
-  const owner = options.ownEmbeddings ? await ownEmbeddings(host) : null;
   let stopping = false;
   await new Promise<void>((done) => {
     options.onMessage((message) => {
@@ -67,11 +80,8 @@ export async function serveMessages(options: ServeOptions): Promise<void> {
       if (message.type === 'shutdown') {
         if (stopping) return;
         stopping = true;
-        // owner.json goes first: no agent should pick an owner that is closing its model.
-        void (owner?.close() ?? Promise.resolve())
-          .then(() => host.close())
-          .then(() => host.engine.close())
-          .finally(done);
+        // owner.json goes first (the slot's detach): no agent should pick an owner closing its model.
+        void host.close().finally(done);
         return;
       }
       void host

@@ -26,7 +26,8 @@ import { SECURITY_HEADERS, serveStatic } from './static.ts';
 const MAX_JSON_BYTES = 2 * 1024 * 1024;
 
 export type BrowserHostOptions = {
-  host: BrainHost;
+  /** A BrainHost, or the HostSlot that keeps one open across a restore (src/engine/host/slot.ts). */
+  host: Pick<BrainHost, 'invoke' | 'upload' | 'on'>;
   port: number;
   staticDir: string;
   /** Extra routes (the MCP endpoint), given the request after the host check. */

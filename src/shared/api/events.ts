@@ -44,7 +44,9 @@ export type AppCommandEvent =
   | { command: 'engine'; kind: 'gave-up'; reason: string }
   /** An update was downloaded (installed when the app next quits), or its check failed ([N14]). */
   | { command: 'update'; kind: 'downloaded'; version: string }
-  | { command: 'update'; kind: 'failed'; message: string };
+  | { command: 'update'; kind: 'failed'; message: string }
+  /** A backup was put in place of the database (or tried): the window loads everything again ([N18]). */
+  | { command: 'restored'; name: string };
 
 /** A drop being added: files handled (added, unchanged or refused) of the files it holds. */
 type AddProgressEvent = { done: number; total: number };

@@ -34,6 +34,7 @@ export const API_COMMANDS = [
   'settings.set',
   'backups.list',
   'backups.create',
+  'backups.restore',
   'workspace.export',
   'watch.list',
   'watch.add',

@@ -12,6 +12,9 @@ import { type QueueProgress, summarizeReport } from '../lib/upload-queue.ts';
 import type { AddResult, AppActions, DossierTarget, Notice, TreeTarget, View } from './app-context.ts';
 import { buildCommands } from './commands.ts';
 
+/** Set just before the window reloads after a restore, read once when it is back ([N18]). */
+const RESTORED_KEY = 'brain.restored';
+
 export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Whether a Radix layer (dialog, menu, tooltip) is open and should get Esc first. */
@@ -88,6 +91,17 @@ export function useShell(): Shell {
     [notify],
   );
 
+  useEffect(() => {
+    let restored: string | null = null;
+    try {
+      restored = sessionStorage.getItem(RESTORED_KEY);
+      sessionStorage.removeItem(RESTORED_KEY);
+    } catch {
+      // no storage: nothing to say
+    }
+    if (restored) notify(`Restored ${restored}: the workspace is as it was then.`, 'success');
+  }, [notify]);
+
   // The desktop app's menu and the OS (files dropped on its icon) reach the window here
   // (docs/PACKAGING.md [N8], [N10]): main has added the files and sends the report a drop gets.
   useEffect(
@@ -103,6 +117,17 @@ export function useShell(): Shell {
               `Org Brain ${event.version} is ready: it is installed when you next quit the app`,
               'success',
             );
+          return;
+        }
+        if (event.command === 'restored') {
+          // Every view holds data of the database that was replaced ([N18]): load it all again,
+          // and say so once the window is back.
+          try {
+            sessionStorage.setItem(RESTORED_KEY, event.name);
+          } catch {
+            // no storage: the window still reloads
+          }
+          window.location.reload();
           return;
         }
         if (event.command === 'engine') {

@@ -1,7 +1,8 @@
 /**
  * Backups of the workspace database ([N15] in docs/PACKAGING.md): the list and "Back up now", for
- * people on the app and the command line. Restoring replaces the database under every process
- * that has it open, so it is the offline `brain backups restore NAME` (each row says the command).
+ * people on the app and the command line. Restoring replaces the database: the app and `brain
+ * serve` do it in place, closing and reopening their engine around it (`backups.restore`, [N18]);
+ * the command line's is the offline `brain backups restore NAME` (each row says the command).
  */
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
@@ -44,4 +45,21 @@ export const BackupsCreate = defineOperation({
   notOn: ['agent'],
 });
 
-export const BACKUP_OPERATIONS = [BackupsList, BackupsCreate] as const;
+export const BackupsRestore = defineOperation({
+  name: 'backups.restore',
+  summary:
+    'Put a backup in place of the workspace database (the current state is backed up first; the app reopens the workspace)',
+  input: z.object({ name: z.string().min(1).max(200) }).strict(),
+  output: z.object({
+    restored: z.string(),
+    /** The backup of the state it replaced. */
+    before: BackupSchema.omit({ restoreCommand: true }),
+    /** Where the replaced database was moved. */
+    movedAside: z.string(),
+  }),
+  mutates: true,
+  // The command line has `brain backups restore NAME`, offline; agents never restore.
+  notOn: ['agent', 'cli'],
+});
+
+export const BACKUP_OPERATIONS = [BackupsList, BackupsCreate, BackupsRestore] as const;

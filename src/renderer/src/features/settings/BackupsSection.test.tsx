@@ -70,16 +70,40 @@ describe('Settings → Backups', () => {
     expect(within(section).getAllByRole('listitem')).toHaveLength(1);
   });
 
-  it('Restore… says the current state is backed up first and gives the command to run', async () => {
+  it('Restore… asks first (Cancel has the focus), says what is kept, and keeps the command for a terminal', async () => {
     const { t } = engine();
     const { user, section } = await openSection(t);
     await user.click(within(section).getByRole('button', { name: /^Restore the backup of/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Restore this backup?' });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Restore this backup?' });
     expect(dialog.textContent).toContain('The current state is backed up first');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
     expect((within(dialog).getByLabelText('Restore command') as HTMLInputElement).value).toBe(
       'brain --home /data backups restore workspace-2026-12-03T09-00-00Z.db',
     );
-    expect(within(dialog).getByRole('button', { name: 'Copy' })).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(t.calls.some((c) => c.name === 'backups.restore')).toBe(false);
+  });
+
+  it('Restore runs backups.restore with the backup named, busy until the engine answers, and shows a refusal', async () => {
+    const { t } = engine();
+    let release: () => void = () => undefined;
+    t.answer('backups.restore', async () => {
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      throw new AppError('busy', 'Another process is reading this workspace; close it, then restore.');
+    });
+    const { user, section } = await openSection(t);
+    await user.click(within(section).getByRole('button', { name: /^Restore the backup of/ }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Restore this backup?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    const busy = await within(dialog).findByRole('button', { name: 'Restoring…' });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    expect(t.inputsOf('backups.restore')).toEqual([{ name: 'workspace-2026-12-03T09-00-00Z.db' }]);
+    release();
+    await waitFor(() => expect(dialog.textContent).toContain('Could not restore'));
+    expect(dialog.textContent).toContain('Another process is reading this workspace');
+    expect(within(dialog).getByRole('button', { name: 'Restore' })).toBeTruthy();
   });
 });

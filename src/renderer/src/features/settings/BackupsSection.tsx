@@ -1,8 +1,8 @@
 /**
- * Settings → Backups ([N15] in docs/PACKAGING.md): the database's backups (one a day while the
- * app runs, kept 7 days), "Back up now", and per backup how to restore it. Restoring replaces the
- * database under the running engine, so it is done with the app closed: the dialog says what
- * happens and gives the exact command to copy.
+ * Settings → Backups ([N15], [N18] in docs/PACKAGING.md): the database's backups (one a day while
+ * the app runs, kept 7 days), "Back up now", and per backup "Restore…": a confirmation that says
+ * what is lost and what is kept (Cancel has the focus), then the engine restores in place and the
+ * window loads again. The offline command stays in the dialog for when the app cannot do it.
  */
 import { Archive, Copy, History } from 'lucide-react';
 import { useState } from 'react';
@@ -19,10 +19,12 @@ import './settings.css';
 type Backup = Outputs['backups.list']['backups'][number];
 
 const backUpNow = () => call('backups.create');
+const restoreBackup = (name: string) => call('backups.restore', { name });
 
 export function BackupsSection() {
   const list = useCall('backups.list', undefined);
   const create = useAction(backUpNow);
+  const restore = useAction(restoreBackup);
   const [toRestore, setToRestore] = useState<Backup | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
 
@@ -95,43 +97,75 @@ export function BackupsSection() {
       <Dialog
         open={toRestore !== null}
         onOpenChange={(open) => {
-          if (!open) setToRestore(null);
+          if (!open && !restore.busy) {
+            setToRestore(null);
+            restore.clearError();
+          }
         }}
         title="Restore this backup?"
         description={`The workspace goes back to how it was on ${formatDateTime(toRestore?.takenAt)}: what was added or changed since is no longer in it. The current state is backed up first, and the database it replaces is kept beside it.`}
         size="small"
+        role="alertdialog"
         footer={
-          <button type="button" className="button" onClick={() => setToRestore(null)} data-autofocus>
-            Close
-          </button>
+          <>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setToRestore(null)}
+              disabled={restore.busy}
+              data-autofocus
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button button--danger"
+              onClick={() => {
+                if (toRestore) void restore.run(toRestore.name);
+              }}
+              disabled={restore.busy}
+              aria-busy={restore.busy}
+            >
+              <History size={14} aria-hidden="true" />
+              {restore.busy ? 'Restoring…' : 'Restore'}
+            </button>
+          </>
         }
       >
         <p>
-          Quit Org Brain (and any <code>brain serve</code>), then run in a terminal:
+          Org Brain closes the workspace, puts the backup in its place and opens it again; the window then
+          reloads.
         </p>
-        <div className="setting-row">
-          <input
-            className="input mono"
-            readOnly
-            aria-label="Restore command"
-            value={toRestore?.restoreCommand ?? ''}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button
-            type="button"
-            className="button button--small"
-            onClick={() => void copy(toRestore?.restoreCommand ?? '')}
-          >
-            <Copy size={14} aria-hidden="true" />
-            Copy
-          </button>
-        </div>
-        {copied === 'yes' ? <p className="muted">Copied.</p> : null}
-        {copied === 'failed' ? (
-          <p className="setting-row__error" role="alert">
-            Could not copy: select the command and copy it.
+        {restore.error ? <ErrorNotice error={restore.error} title="Could not restore" /> : null}
+        <details>
+          <summary>Restore from a terminal instead</summary>
+          <p>
+            Quit Org Brain (and any <code>brain serve</code>), then run:
           </p>
-        ) : null}
+          <div className="setting-row">
+            <input
+              className="input mono"
+              readOnly
+              aria-label="Restore command"
+              value={toRestore?.restoreCommand ?? ''}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => void copy(toRestore?.restoreCommand ?? '')}
+            >
+              <Copy size={14} aria-hidden="true" />
+              Copy
+            </button>
+          </div>
+          {copied === 'yes' ? <p className="muted">Copied.</p> : null}
+          {copied === 'failed' ? (
+            <p className="setting-row__error" role="alert">
+              Could not copy: select the command and copy it.
+            </p>
+          ) : null}
+        </details>
       </Dialog>
     </section>
   );
