@@ -159,6 +159,13 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(outcome.get('pdfjs-issue7229.pdf')).toMatch(/^indexed/);
   });
 
+  it('[O8] a scan lying on its side is read turned upright (the single_table fixture)', () => {
+    const table = sectionsOf('unstr-single_table.pdf')
+      .map((s) => s.body)
+      .join('\n');
+    for (const words of ['Base 128', '64,058', 'Base 512']) expect(table).toContain(words);
+  });
+
   it("[O3] a page with an invisible OCR layer keeps it and is not OCR'd again", () => {
     const sections = sectionsOf('pypdf-Seige_of_Vicksburg_Sample_OCR.pdf');
     expect(sections.length).toBeGreaterThan(5);

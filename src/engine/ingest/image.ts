@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
-import { boxOf, type OcrText, recognize } from './ocr.ts';
+import { boxOf, type OcrText, recognizeUpright } from './ocr.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
@@ -33,9 +33,10 @@ async function toOcrPng(bytes: Uint8Array): Promise<{ png: Buffer; frames: numbe
 function readImage(bytes: Uint8Array, langs: string[]): Promise<ImageText> {
   return cached(bytesKey(`image:${langs.join('+')}`, bytes), async () => {
     const { png, frames } = await toOcrPng(bytes);
-    const text = await recognize(png, langs);
+    const text = await recognizeUpright(png, langs);
     const health = frames > 1 ? [`${frames} frames: only the first was read`] : [];
     if (!text.text.trim()) health.push('OCR found no text in the picture');
+    if (text.rotation !== 0) health.push(`the picture lies turned: read turned ${text.rotation}° clockwise`);
     return { ...text, health };
   });
 }

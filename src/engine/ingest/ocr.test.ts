@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
-import { recognize } from './ocr.ts';
+import { clarity, recognize, unturnBox } from './ocr.ts';
 import { installedOcrLanguages, langPathFor, langPathOf } from './ocr-languages.ts';
 import { ocrPage } from './pdf-ocr.ts';
 
@@ -14,6 +14,42 @@ afterAll(() => closeIngestWorkers());
 const dir = join(import.meta.dirname, '../../../test/fixtures/ocr');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
 const LINES = ['Quarterly invoice total', 'Paid on March 14 2024'];
+
+describe('[O8] pictures and scans that lie turned', () => {
+  it('reads a picture turned 90°, 180° or 270° upright, with boxes in the picture as it is', async () => {
+    const upright = await sharp(fixture('invoice.png')).metadata();
+    for (const turn of [90, 180, 270] as const) {
+      const bytes = new Uint8Array(await sharp(fixture('invoice.png')).rotate(turn).png().toBuffer());
+      const ex = await extractFile(bytes, 'image', `turned-${turn}.png`);
+      const text = ex.chunks.map((c) => c.body).join('\n');
+      for (const line of LINES) expect(text, `turned ${turn}`).toContain(line);
+      expect(ex.health).toEqual([`the picture lies turned: read turned ${(360 - turn) % 360}° clockwise`]);
+      const box = ex.chunks[0]?.locator.type === 'image' ? ex.chunks[0].locator.bbox : undefined;
+      const [w, h] =
+        turn === 180 ? [upright.width ?? 0, upright.height ?? 0] : [upright.height ?? 0, upright.width ?? 0];
+      expect(box?.[2]).toBeLessThanOrEqual(w);
+      expect(box?.[3]).toBeLessThanOrEqual(h);
+      // On its side, a line of text is taller than it is wide in the picture as it is.
+      if (turn !== 180)
+        expect((box?.[3] ?? 0) - (box?.[1] ?? 0)).toBeGreaterThan((box?.[2] ?? 0) - (box?.[0] ?? 0));
+    }
+  }, 120_000);
+
+  it("gives a box read on the turned picture back in the picture's own pixels", () => {
+    // The box [22, 39, 331, 66] of a 640 x 200 picture read upright, on the picture as it lies.
+    const read: [number, number, number, number] = [22, 39, 331, 66];
+    expect(unturnBox(read, 270, 200, 640)).toEqual([134, 22, 161, 331]); // it lay turned 90°
+    expect(unturnBox(read, 180, 640, 200)).toEqual([309, 134, 618, 161]);
+    expect(unturnBox(read, 90, 200, 640)).toEqual([39, 309, 66, 618]); // it lay turned 270°
+    expect(unturnBox([1, 2, 3, 4], 0, 10, 10)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('scores scraps low and words and figures high', () => {
+    expect(clarity({ text: 'g 2\na 0\nOo m3', confidence: 61 })).toBe(0);
+    expect(clarity({ text: 'Base 128 | 64,058 N/A', confidence: 90 })).toBeCloseTo(54);
+    expect(clarity({ text: '', confidence: 95 })).toBe(0);
+  });
+});
 
 describe('[O3] pictures', () => {
   it('reads the words of a PNG, each chunk with its box, and reads it back after a restart', async () => {

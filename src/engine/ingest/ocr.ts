@@ -4,6 +4,7 @@
  * and fails alone ([O4]). The text of a page is its lines in reading order, a blank line between
  * paragraphs; every line keeps its character range and its box ([O5]).
  */
+import sharp from 'sharp';
 import { createWorker, type Worker } from 'tesseract.js';
 import { OCR_LANGUAGES_MAX } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
@@ -100,6 +101,71 @@ export async function recognize(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Turned clockwise by this many degrees before it was read (docs/OCR.md [O8]). */
+export type Rotation = 0 | 90 | 180 | 270;
+
+/** A page read as it lies at least this well (clarity, 0–100) is upright enough: no turn is tried. */
+const UPRIGHT_CLARITY = 50;
+/** A turned reading replaces the upright one only when it is this much clearer. */
+const TURN_BETTER_BY = 15;
+
+/**
+ * How clearly a reading reads, 0–100: tesseract's mean confidence times the share of its words
+ * that hold three letters or digits in a row. A page read on its side gives scraps ("g 2", "Oo
+ * m3") that tesseract may still be 60 % sure of; words and figures are what it does not give.
+ */
+export function clarity(read: Pick<OcrText, 'text' | 'confidence'>): number {
+  const words = read.text.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 0;
+  const wordy = words.filter((w) => /[\p{L}\p{N}]{3}/u.test(w)).length;
+  return read.confidence * (wordy / words.length);
+}
+
+/**
+ * A box read on the picture turned `rotation` degrees clockwise, in the picture's own pixels
+ * (`width` x `height` before turning), so a locator's box is the same whichever way it was read.
+ */
+export function unturnBox([x0, y0, x1, y1]: Bbox, rotation: Rotation, width: number, height: number): Bbox {
+  if (rotation === 90) return [y0, height - x1, y1, height - x0];
+  if (rotation === 180) return [width - x1, height - y1, width - x0, height - y0];
+  if (rotation === 270) return [width - y1, x0, width - y0, x1];
+  return [x0, y0, x1, y1];
+}
+
+/**
+ * OCR of a picture that may lie on its side or upside down ([O8] in docs/OCR.md): read as it
+ * lies; when that reads poorly (clarity under 50), also turned 90°, 270° and 180°, keeping the
+ * turn that reads clearly better (15 points more). Every box is given back in the
+ * picture's own pixels. All the tries share the one time bound of a page.
+ */
+export async function recognizeUpright(
+  png: Buffer,
+  langs: string[],
+  timeoutMs = OCR_PAGE_TIMEOUT_MS,
+): Promise<OcrText & { rotation: Rotation }> {
+  const started = Date.now();
+  const left = () => Math.max(1, timeoutMs - (Date.now() - started));
+  const upright = await recognize(png, langs, left());
+  if (clarity(upright) >= UPRIGHT_CLARITY) return { ...upright, rotation: 0 };
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  let best: OcrText & { rotation: Rotation } = { ...upright, rotation: 0 };
+  let bestClarity = clarity(upright) + TURN_BETTER_BY;
+  for (const rotation of [90, 270, 180] as const) {
+    const turned = await sharp(png).rotate(rotation).png().toBuffer();
+    const read = await recognize(turned, langs, left());
+    if (clarity(read) > bestClarity) {
+      bestClarity = clarity(read);
+      best = {
+        ...read,
+        rotation,
+        lines: read.lines.map((l) => ({ ...l, bbox: unturnBox(l.bbox, rotation, width, height) })),
+      };
+    }
+    if (best.rotation !== 0 && bestClarity >= UPRIGHT_CLARITY + TURN_BETTER_BY) break;
+  }
+  return best;
 }
 
 /** The union box of the lines that overlap the character range [start, end). */

@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import type { extractImages } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
-import { type OcrLine, recognize } from './ocr.ts';
+import { type OcrLine, recognizeUpright } from './ocr.ts';
 
 const OCR_LAYER_MIN_CHARS = 16;
 /** Images smaller than this on both sides are icons or rules, not scans. */
@@ -49,10 +49,13 @@ export async function ocrPage(
   try {
     const img = largest(await images());
     if (!img) return { text: layer, lines: null, note: null };
-    const read = await recognize(await toPng(img), langs);
+    const read = await recognizeUpright(await toPng(img), langs);
     const head = layer.trim() ? `${layer.replace(/\s+$/, '')}\n\n` : '';
     const lines = read.lines.map((l) => ({ ...l, start: l.start + head.length, end: l.end + head.length }));
-    return { text: head + read.text, lines, note: null };
+    const note = read.rotation
+      ? `page ${page}: the scan lies turned; read turned ${read.rotation}° clockwise`
+      : null;
+    return { text: head + read.text, lines, note };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'refused') throw err;
     return { text: layer, lines: null, note: `page ${page}: OCR failed (${reasonOf(err)}); skipped` };
