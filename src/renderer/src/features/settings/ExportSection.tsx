@@ -45,7 +45,7 @@ export function ExportSection() {
         them and where they came from — as plain files and JSON lines that open without Org Brain.
         <code> brain import</code> puts an export back into an empty workspace.
       </p>
-      <div className="setting-row">
+      <div className="setting-row export-row">
         <label className="setting-row__label" htmlFor="export-folder">
           Folder
         </label>
