@@ -134,6 +134,14 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(text('pypdf-multilang.pdf')).toContain('こんにちは世界');
   });
 
+  it('[F19] a Word document set in ruby is read, base and reading (docs/FORMATS.md)', () => {
+    expect(outcome.get('tika-testWORD_phonetic.docx')).toMatch(/^indexed/);
+    const text = sectionsOf('tika-testWORD_phonetic.docx')
+      .map((s) => s.body)
+      .join('\n');
+    expect(text).toContain('東京(とうきょう)');
+  });
+
   it('[F18] a workbook whose inline-string cells hold a cached value is read (docs/FORMATS.md)', () => {
     expect(outcome.get('calamine-inlineStr_with_value.xlsx')).toMatch(/^indexed/);
     const text = sectionsOf('calamine-inlineStr_with_value.xlsx')

@@ -115,4 +115,23 @@ describe('docx', () => {
     expect(ex.health).toContain('1 header or footer parts unreadable, skipped');
     await expectReadBack(bytes, 'docx', ex);
   });
+
+  it('[F19] reads ruby text: the base and its reading, found by either, read back exactly', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const ruby = (base: string, reading: string) =>
+      `<w:r><w:rPr><w:sz w:val="22"/></w:rPr><w:ruby><w:rubyPr><w:hps w:val="11"/></w:rubyPr>` +
+      `<w:rt><w:r><w:rPr><w:sz w:val="11"/></w:rPr><w:t>${reading}</w:t></w:r></w:rt>` +
+      `<w:rubyBase><w:r><w:t>${base}</w:t></w:r></w:rubyBase></w:ruby></w:r>`;
+    const body =
+      `<w:p>${ruby('東京', 'とうきょう')}<w:r><w:t>に住んでいます。</w:t></w:r></w:p>` +
+      `<w:p><w:r><w:t>Plain &amp; simple, then </w:t></w:r>${ruby('漢字', 'かんじ')}</w:p>`;
+    const bytes = await buildDocx(['x'], undefined, {
+      'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
+    });
+    const ex = await extractFile(bytes, 'docx', 'ruby.docx');
+    const text = ex.chunks.map((c) => c.body).join('\n');
+    expect(text).toContain('東京(とうきょう)に住んでいます。');
+    expect(text).toContain('Plain & simple, then 漢字(かんじ)');
+    await expectReadBack(bytes, 'docx', ex);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * DOCX through mammoth's HTML (body, then footnotes and endnotes), then the page headers and
  * footers mammoth does not read (docx-parts.ts, [F16] in docs/FORMATS.md), flattened to a canonical
- * text (see html-blocks.ts). Runs in the worker.
+ * text (see html-blocks.ts). Ruby text is made plain first (docx-ruby.ts, [F19]). Runs in the worker.
  */
 import mammoth from 'mammoth';
 import { AppError } from '#shared/errors.ts';
@@ -10,6 +10,7 @@ import { charChunks, sliceChars } from './char-chunks.ts';
 import { coreDate } from './core-props.ts';
 import type { DocumentDate } from './document-date.ts';
 import { marginsHtml, pageMargins } from './docx-parts.ts';
+import { withRubyFlattened } from './docx-ruby.ts';
 import { blockSections, type CanonicalText, htmlToCanonical } from './html-blocks.ts';
 import { flatPieces, structuredPieces } from './sections.ts';
 import type { Extraction } from './types.ts';
@@ -24,7 +25,8 @@ const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
 async function convert(bytes: Uint8Array): Promise<DocxText> {
   const checked = await verifiedZip(bytes, 'Word document');
   try {
-    const buffer = Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength);
+    const body = await withRubyFlattened(checked);
+    const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     const result = await mammoth.convertToHtml(
       { buffer },
       { convertImage: noImages, externalFileAccess: false },
