@@ -31,6 +31,28 @@ export function isEncryptedOffice(bytes: Uint8Array): boolean {
 }
 
 /**
+ * The password Excel encrypts a workbook with when it is only protected against changes ("read
+ * only recommended", a protected structure): Excel opens such a file with no prompt, so Org Brain
+ * does too ([F20] in docs/FORMATS.md). Well known and in Microsoft's own documentation; not a secret.
+ */
+const EXCEL_DEFAULT_PASSWORD = 'VelvetSweatshop';
+
+/** A workbook encrypted with Excel's default password opens without asking ([F20]); else null. */
+async function withDefaultPassword(
+  bytes: Uint8Array,
+  what: string,
+  fileLabel: string,
+): Promise<Uint8Array | null> {
+  if (what !== OFFICE_KIND.xlsx) return null;
+  try {
+    return await decryptOffice(bytes, EXCEL_DEFAULT_PASSWORD, what, fileLabel);
+  } catch (err) {
+    if (err instanceof AppError && err.message.startsWith(WRONG_PASSWORD)) return null;
+    throw err;
+  }
+}
+
+/**
  * The ZIP inside an encrypted Office file. No password: the file needs one ([F11]); a wrong one:
  * `wrong password for <file>`. `what` names the kind ("Word document").
  */
@@ -82,5 +104,10 @@ export async function officeBytes(
 ): Promise<{ bytes: Uint8Array; unlocked: boolean }> {
   const what = OFFICE_KIND[format];
   if (!what || !isEncryptedOffice(bytes)) return { bytes, unlocked: false };
+  if (password === undefined || password === '') {
+    // Opened by Excel's default password, the file is an ordinary one: read back the same way.
+    const opened = await withDefaultPassword(bytes, what, fileLabel);
+    if (opened) return { bytes: opened, unlocked: false };
+  }
   return { bytes: await decryptOffice(bytes, password, what, fileLabel), unlocked: true };
 }

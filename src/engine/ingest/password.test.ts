@@ -115,6 +115,19 @@ describe('[F11] [F12] Office files with a password', () => {
     });
   }
 
+  it("[F20] a workbook encrypted with Excel's default password opens with no prompt, and reads back", async () => {
+    const bytes = await encrypt(await cases[1]!.make(), 'VelvetSweatshop');
+    const got = await extractFile(bytes, 'xlsx', 'readonly.xlsx');
+    expect(got.chunks.map((ch) => ch.body).join('\n')).toContain('Numbat feed | 12');
+    expect(got.health).not.toContain(UNLOCKED_NOTE);
+    expect(await readLocator(bytes, 'xlsx', got.chunks[0]!.locator)).toBe(got.chunks[0]!.body);
+    // Only Excel uses it: a Word document encrypted with the same word still asks.
+    const doc = await encrypt(await cases[0]!.make(), 'VelvetSweatshop');
+    await expect(extractFile(doc, 'docx', 'plan.docx')).rejects.toMatchObject(
+      refusal(/^password-protected Word/),
+    );
+  });
+
   it('a decrypted archive passes the same zip-bomb checks as any other ([Z1])', async () => {
     const bomb = await withLyingEntry(await buildDocx(['x']), 'word/document.xml', 200 * 1024 * 1024);
     const bytes = await encrypt(bomb, 'pw');
