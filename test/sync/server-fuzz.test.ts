@@ -89,6 +89,10 @@ forEachBackend('[C7] sync fuzz on the real server', (backend) => {
     [7, 'a refused move of one’s own note into a team leaves the note as the server has it'],
     [10, 'a member invited again whose rewrite of an old note was refused takes it back from the server'],
     [59, 'a team note its author pushed and never pulled back leaves their replica with the team'],
+    [
+      1276447793,
+      'an edge rewritten after one of its ends moved to another team is sent, refused by the server and taken back',
+    ],
   ];
   for (const [seed, what] of pinned) {
     it(`[C7] regression, seed ${seed}: ${what}`, () => runServerFuzz(env(), seed), TIMEOUT);

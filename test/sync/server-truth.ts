@@ -122,7 +122,6 @@ const RACE_REFUSALS: readonly RegExp[] = [
   /^edge end \S+ not found$/,
   /^edge scope must be \S+, the narrowest of its ends' scopes$/,
   /^edge ends are in scopes that cannot be compared/,
-  /^an end of the edge is missing here, or its two ends have scopes that cannot be compared$/,
   /^only \S+ or an admin can move /,
   /would hide it from its author/,
   /is not the id of its source key in your namespace$/,

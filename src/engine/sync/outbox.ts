@@ -84,12 +84,19 @@ function getEdge(db: Db, id: string): EdgeRow | undefined {
   return stmt(db, `SELECT ${EDGE_COLUMNS.join(', ')} FROM edges WHERE id = ?`).get(id) as EdgeRow | undefined;
 }
 
-/** An edge writes in the narrowest scope of its two ends; null when an end is unknown or they clash. */
-function edgeScope(db: Db, edge: Pick<EdgeRow, 'from_id' | 'to_id'>): string | null {
+/**
+ * The scope an edge is sent with: the narrowest of its two ends' scopes here. When an end is not
+ * here or the two cannot be compared (an end moved to another team since), the replica does not
+ * decide alone ([S34] in docs/SYNC_SPEC.md): it sends the edge with an end's scope (else org), the
+ * server, which never trusts a client's scope ([S4]), refuses it by its own copies of the ends,
+ * and the refusal gives the replica the server's version back. Refused here, the edge would stay
+ * this replica's newer version of something the server holds older, and never converge ([C7]).
+ */
+function edgeScope(db: Db, edge: Pick<EdgeRow, 'from_id' | 'to_id'>): string {
   const from = getRow(db, edge.from_id);
   const to = getRow(db, edge.to_id);
-  if (!from || !to) return null;
-  return narrowestScope([from.scope, to.scope]);
+  if (from && to) return narrowestScope([from.scope, to.scope]) ?? from.scope;
+  return from?.scope ?? to?.scope ?? 'org';
 }
 
 /**
@@ -154,12 +161,7 @@ function candidateOf(db: Db, c: Change): Candidate {
   if (c.kind === 'edge') {
     const edge = getEdge(db, c.ref);
     if (!edge) return null;
-    const scope = edgeScope(db, edge);
-    if (!scope)
-      return {
-        refused: 'an end of the edge is missing here, or its two ends have scopes that cannot be compared',
-      };
-    return { body: { kind: 'edge.upsert', scope, edge } };
+    return { body: { kind: 'edge.upsert', scope: edgeScope(db, edge), edge } };
   }
   const row = getProposalRow(db, c.ref);
   if (row?.decision !== 'review') return null; // evicted since, or a local log
