@@ -187,7 +187,7 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     const problems: string[] = [];
     for (const f of files) problems.push(...(await checkReadBack(engine, sample(engine, f.id, 40))));
     expect(problems).toEqual([]);
-  }, 600_000);
+  }, 1_500_000);
 
   it('search hits cite ranges that read back the hit text', async () => {
     const probes = engine.db
