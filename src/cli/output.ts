@@ -44,6 +44,7 @@ export function progressBar(title: string): Progress {
     },
     stop() {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

@@ -9,18 +9,12 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import type { Events } from '#shared/api/events.ts';
+import type { OutputOf } from '#shared/api/operation.ts';
 import { WorkspaceExport, WorkspaceImport } from '#shared/api/ops/export.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson, progressBar } from '../output.ts';
 
-type Counts = {
-  files: number;
-  sections: number;
-  notes: number;
-  entities: number;
-  edges: number;
-  facts: number;
-};
+type Counts = OutputOf<typeof WorkspaceExport>['counts'];
 
 function summary(c: Counts): string {
   return `${c.files} files, ${c.sections} sections, ${c.notes} notes, ${c.entities} entities, ${c.facts} facts, ${c.edges} edges`;
@@ -52,7 +46,7 @@ export function registerExport(program: Command): void {
             WorkspaceExport,
             opts.out === undefined ? {} : { out: resolve(opts.out) },
           );
-          bar.stop();
+          bar.stop(); // before the summary, on the line the bar held (stopping twice is a no-op)
           if (opts.json) return printJson(out);
           print(`Exported ${summary(out.counts)} to ${out.folder}`);
         } finally {

@@ -106,8 +106,11 @@ export function registerServe(program: Command): void {
             token: randomBytes(24).toString('base64url'),
             embedToken: randomBytes(24).toString('base64url'),
           };
-          let agents: ReturnType<typeof serveAgents> | null = null;
-          let listening: number | null = null;
+          // What serves agents now (made again after a restore) and the port, once listening.
+          const live: { agents: ReturnType<typeof serveAgents> | null; port: number | null } = {
+            agents: null,
+            port: null,
+          };
           // The first engine is the command's; one opened after a restore is the slot's ([N18]).
           let first: Engine | null = engine;
           const slot = await HostSlot.start(
@@ -119,13 +122,13 @@ export function registerServe(program: Command): void {
             { version: appVersion() },
             {
               attach: (host) => {
-                agents = serveAgents(host.engine, tokens);
-                if (listening !== null) agents.announce(listening);
+                live.agents = serveAgents(host.engine, tokens);
+                if (live.port !== null) live.agents.announce(live.port);
               },
               detach: async () => {
-                agents?.stop();
-                await agents?.close();
-                agents = null;
+                live.agents?.stop();
+                await live.agents?.close();
+                live.agents = null;
               },
             },
           );
@@ -133,10 +136,10 @@ export function registerServe(program: Command): void {
             host: slot,
             port,
             staticDir,
-            extra: (req, res, url) => agents?.route(req, res, url) ?? false,
+            extra: (req, res, url) => live.agents?.route(req, res, url) ?? false,
           });
-          listening = running.port;
-          (agents as ReturnType<typeof serveAgents> | null)?.announce(running.port);
+          live.port = running.port;
+          live.agents?.announce(running.port);
           print(`Org Brain is running at ${running.url}`);
           print(
             `MCP endpoint for agents: http://127.0.0.1:${running.port}${MCP_PATH} (bearer token ${tokens.token})`,

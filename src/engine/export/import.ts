@@ -15,6 +15,7 @@ import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { ftsInsert, isSearchable } from '../read/items.ts';
 import { parseScope } from '../scope.ts';
+import { EDGE_COLUMNS, ITEM_COLUMNS as SYNC_ITEM_COLUMNS } from '../sync/outbox.ts';
 import { readState } from '../sync/state.ts';
 import type { ExportCounts } from './export.ts';
 import {
@@ -162,50 +163,11 @@ function originalOf(dir: string, item: ItemLine, n: number): Buffer {
   return bytes;
 }
 
-const ITEM_COLUMNS = [
-  'id',
-  'storage_kind',
-  'kind',
-  'label',
-  'summary',
-  'body',
-  'source_key',
-  'canonical_type',
-  'canonical_value',
-  'blob',
-  'format',
-  'size',
-  'file_id',
-  'ordinal',
-  'locator',
-  'indexed',
-  'index_error',
-  'health',
-  'scope',
-  'origin_actor',
-  'origin_source',
-  'origin_run',
-  'origin_at',
-  'occurred_at',
-  'retired_at',
-  'superseded_by',
-  'created_at',
-  'updated_at',
-  'version',
-] as const;
-
-const EDGE_COLUMNS = [
-  'id',
-  'type',
-  'from_id',
-  'to_id',
-  'props',
-  'origin_actor',
-  'origin_source',
-  'origin_run',
-  'origin_at',
-  'retired_at',
-] as const;
+/**
+ * An item row's columns as an export carries them: the ones sync carries (src/engine/sync/outbox.ts)
+ * and the local index_error; workspace_id is this workspace's, vectors are made again.
+ */
+const ITEM_COLUMNS = [...SYNC_ITEM_COLUMNS, 'index_error'] as const;
 
 /** An edge's props as the database keeps them: the exact text, or the JSON written back. */
 function propsText(edge: EdgeLine): string | null {

@@ -60,6 +60,33 @@ export type HostOptions = {
   restore?: (name: string) => Promise<RestoreReport>;
 };
 
+/**
+ * The windows listening to a host: a broken listener (a closed connection) never stops the
+ * others. BrainHost and HostSlot (slot.ts) each keep one.
+ */
+export class Listeners {
+  private readonly set = new Set<Listener>();
+
+  on(listener: Listener): () => void {
+    this.set.add(listener);
+    return () => this.set.delete(listener);
+  }
+
+  emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const l of this.set) {
+      try {
+        l(event, payload);
+      } catch {
+        // a broken listener never stops the others
+      }
+    }
+  }
+
+  clear(): void {
+    this.set.clear();
+  }
+}
+
 export type Result<T> = { ok: true; data: T } | { ok: false; error: TransferableError };
 export type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
@@ -68,7 +95,7 @@ const ADD_PROGRESS_EVERY_MS = 250;
 
 export class BrainHost {
   readonly engine: Engine;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Listeners();
   private readonly runner: IndexRunner;
   private readonly watcher: FolderWatcher;
   private readonly sync: SyncLoop;
@@ -230,18 +257,11 @@ export class BrainHost {
   }
 
   on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.on(listener);
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
-    for (const l of this.listeners) {
-      try {
-        l(event, payload);
-      } catch {
-        // a broken listener (a closed connection) never stops the others
-      }
-    }
+    this.listeners.emit(event, payload);
   }
 
   async invoke(name: unknown, input: unknown): Promise<Result<unknown>> {

@@ -8,9 +8,10 @@
  * Whatever the restore did, a host is open again afterwards.
  */
 import type { EventName, Events } from '#shared/api/events.ts';
+import { AppError } from '#shared/errors.ts';
 import { checkRestorable, type RestoreReport, restoreBackup } from '../backup/restore.ts';
 import type { Engine } from '../engine.ts';
-import { BrainHost, type HostOptions, type Listener, type Result } from './host.ts';
+import { BrainHost, type HostOptions, type Listener, Listeners, type Result } from './host.ts';
 
 export type SlotHooks = {
   /** Before the host closes: let go of what other processes use (owner.json, the MCP route). */
@@ -21,7 +22,7 @@ export type SlotHooks = {
 
 export class HostSlot {
   private current!: BrainHost;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Listeners();
   private unlisten: () => void = () => undefined;
   /** While a restore runs: calls wait for it. */
   private swapping: Promise<void> | null = null;
@@ -58,18 +59,11 @@ export class HostSlot {
   }
 
   on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.on(listener);
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
-    for (const l of this.listeners) {
-      try {
-        l(event, payload);
-      } catch {
-        // a broken listener never stops the others
-      }
-    }
+    this.listeners.emit(event, payload);
   }
 
   async invoke(name: unknown, input: unknown): Promise<Result<unknown>> {
@@ -84,7 +78,7 @@ export class HostSlot {
 
   /** Restores `name` under this process; a wrong or damaged backup changes nothing and closes nothing. */
   async restore(name: string): Promise<RestoreReport> {
-    if (this.swapping) throw new Error('A restore is already running.');
+    if (this.swapping) throw new AppError('busy', 'A restore is already running: wait for it to finish.');
     const old = this.current;
     const home = old.engine.home;
     checkRestorable(home, name);
