@@ -18,7 +18,10 @@ export type Bbox = [number, number, number, number];
  * - pptx: 1-based slide number, character range of the deck's extracted text, plus line range ([F9]).
  * - image: character range of the picture's OCR text, plus line range (docs/OCR.md [O5]).
  * A pdf or image locator whose text came from OCR names the languages (`ocr`, "eng+fra") and the
- * region it was read from (`bbox`), so it reads back the same text whatever the setting is now.
+ * region it was read from (`bbox`), so it reads back the same text whatever the setting is now,
+ * and the turn it was read at (`turn`, degrees clockwise; docs/OCR.md [O8]), so read-back reads
+ * the picture once at that turn. A locator without `turn` was made before it was kept: read-back
+ * tries the turns again.
  */
 export type Locator =
   | { type: 'text'; byteStart: number; byteEnd: number; lineStart: number; lineEnd: number }
@@ -31,6 +34,7 @@ export type Locator =
       lineEnd: number;
       bbox?: Bbox;
       ocr?: string;
+      turn?: 0 | 90 | 180 | 270;
     }
   | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
   | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number }
@@ -52,6 +56,7 @@ export type Locator =
       lineEnd: number;
       bbox?: Bbox;
       ocr: string;
+      turn?: 0 | 90 | 180 | 270;
     };
 
 export type Citation = {

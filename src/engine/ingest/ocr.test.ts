@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
+import type { Locator } from '#shared/types.ts';
 import { clarity, recognize, unturnBox } from './ocr.ts';
 import { installedOcrLanguages, langPathFor, langPathOf } from './ocr-languages.ts';
 import { ocrPage } from './pdf-ocr.ts';
@@ -34,6 +35,28 @@ describe('[O8] pictures and scans that lie turned', () => {
         expect((box?.[3] ?? 0) - (box?.[1] ?? 0)).toBeGreaterThan((box?.[2] ?? 0) - (box?.[0] ?? 0));
     }
   }, 120_000);
+
+  it('records the turn in the locator, and reads back once at that turn', async () => {
+    const bytes = new Uint8Array(await sharp(fixture('invoice.png')).rotate(90).png().toBuffer());
+    const ex = await extractFile(bytes, 'image', 'turned.png');
+    const [chunk] = ex.chunks;
+    expect(chunk?.locator).toMatchObject({ type: 'image', ocr: 'eng', turn: 270 });
+    await closeIngestWorkers();
+    for (const c of ex.chunks) expect(await readLocator(bytes, 'image', c.locator)).toBe(c.body);
+    // Read at the recorded turn only: the same locator saying "as it lies" reads the scraps.
+    const asItLies = { ...(chunk?.locator as Locator), turn: 0 as const };
+    const scraps = await readLocator(bytes, 'image', asItLies).catch(() => null);
+    expect(scraps).not.toBe(chunk?.body);
+    // A locator made before turns were kept finds the turn again.
+    const { turn: _, ...legacy } = chunk?.locator as Locator & { turn?: number };
+    expect(await readLocator(bytes, 'image', legacy as Locator)).toBe(chunk?.body);
+    // A scanned page on its side, the same.
+    const pdf = buildScanPdf([{ jpeg: await sharp(bytes).jpeg().toBuffer(), width: 200, height: 640 }]);
+    const scan = await extractFile(pdf, 'pdf', 'turned.pdf');
+    expect(scan.chunks[0]?.locator).toMatchObject({ type: 'pdf', page: 1, ocr: 'eng', turn: 270 });
+    await closeIngestWorkers();
+    for (const c of scan.chunks) expect(await readLocator(pdf, 'pdf', c.locator)).toBe(c.body);
+  }, 180_000);
 
   it("gives a box read on the turned picture back in the picture's own pixels", () => {
     // The box [22, 39, 331, 66] of a 640 x 200 picture read upright, on the picture as it lies.
@@ -184,7 +207,7 @@ describe('[O3] [O4] scanned PDF pages', () => {
 
   it('a page with no image is left as it is, without OCR', async () => {
     const got = await ocrPage('', async () => [], ['eng'], 1);
-    expect(got).toEqual({ text: '', lines: null, note: null });
+    expect(got).toEqual({ text: '', lines: null, turn: null, note: null });
   });
 });
 

@@ -135,6 +135,27 @@ export function unturnBox([x0, y0, x1, y1]: Bbox, rotation: Rotation, width: num
 }
 
 /**
+ * OCR of a picture turned `rotation` degrees clockwise, every box given back in the picture's own
+ * pixels. Read-back of a locator that records its turn reads once, at that turn ([O8]).
+ */
+export async function recognizeTurned(
+  png: Buffer,
+  langs: string[],
+  rotation: Rotation,
+  timeoutMs = OCR_PAGE_TIMEOUT_MS,
+): Promise<OcrText & { rotation: Rotation }> {
+  if (rotation === 0) return { ...(await recognize(png, langs, timeoutMs)), rotation };
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  const turned = await sharp(png).rotate(rotation).png().toBuffer();
+  const read = await recognize(turned, langs, timeoutMs);
+  return {
+    ...read,
+    rotation,
+    lines: read.lines.map((l) => ({ ...l, bbox: unturnBox(l.bbox, rotation, width, height) })),
+  };
+}
+
+/**
  * OCR of a picture that may lie on its side or upside down ([O8] in docs/OCR.md): read as it
  * lies; when that reads poorly (clarity under 50), also turned 90°, 270° and 180°, keeping the
  * turn that reads clearly better (15 points more). Every box is given back in the
@@ -147,25 +168,28 @@ export async function recognizeUpright(
 ): Promise<OcrText & { rotation: Rotation }> {
   const started = Date.now();
   const left = () => Math.max(1, timeoutMs - (Date.now() - started));
-  const upright = await recognize(png, langs, left());
-  if (clarity(upright) >= UPRIGHT_CLARITY) return { ...upright, rotation: 0 };
-  const { width = 0, height = 0 } = await sharp(png).metadata();
-  let best: OcrText & { rotation: Rotation } = { ...upright, rotation: 0 };
+  const upright = await recognizeTurned(png, langs, 0, left());
+  if (clarity(upright) >= UPRIGHT_CLARITY) return upright;
+  let best = upright;
   let bestClarity = clarity(upright) + TURN_BETTER_BY;
   for (const rotation of [90, 270, 180] as const) {
-    const turned = await sharp(png).rotate(rotation).png().toBuffer();
-    const read = await recognize(turned, langs, left());
+    const read = await recognizeTurned(png, langs, rotation, left());
     if (clarity(read) > bestClarity) {
       bestClarity = clarity(read);
-      best = {
-        ...read,
-        rotation,
-        lines: read.lines.map((l) => ({ ...l, bbox: unturnBox(l.bbox, rotation, width, height) })),
-      };
+      best = read;
     }
     if (best.rotation !== 0 && bestClarity >= UPRIGHT_CLARITY + TURN_BETTER_BY) break;
   }
   return best;
+}
+
+/** Read at the turn a locator recorded, or, for one made before turns were kept, find it again. */
+export function recognizeAt(
+  png: Buffer,
+  langs: string[],
+  turn: Rotation | undefined,
+): Promise<OcrText & { rotation: Rotation }> {
+  return turn === undefined ? recognizeUpright(png, langs) : recognizeTurned(png, langs, turn);
 }
 
 /** The union box of the lines that overlap the character range [start, end). */

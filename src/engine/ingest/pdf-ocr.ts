@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import type { extractImages } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
-import { type OcrLine, recognizeUpright } from './ocr.ts';
+import { type OcrLine, type Rotation, recognizeAt } from './ocr.ts';
 
 const OCR_LAYER_MIN_CHARS = 16;
 /** Images smaller than this on both sides are icons or rules, not scans. */
@@ -15,7 +15,8 @@ const MIN_IMAGE_SIDE = 32;
 
 type Images = Awaited<ReturnType<typeof extractImages>>;
 type Image = Images[number];
-export type OcrPage = { text: string; lines: OcrLine[] | null; note: string | null };
+/** `turn` is the turn the OCR was read at ([O8]); null when the page kept its layer. */
+export type OcrPage = { text: string; lines: OcrLine[] | null; turn: Rotation | null; note: string | null };
 
 function largest(images: Images): Image | null {
   let best: Image | null = null;
@@ -38,26 +39,31 @@ function reasonOf(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 200);
 }
 
-/** The page's text: the layer as it is, or the layer's few characters, a blank line, then the OCR text. */
+/**
+ * The page's text: the layer as it is, or the layer's few characters, a blank line, then the OCR
+ * text. Extraction finds the scan's turn; read-back passes the turn its locator recorded.
+ */
 export async function ocrPage(
   layer: string,
   images: () => Promise<Images>,
   langs: string[],
   page: number,
+  turn?: Rotation,
 ): Promise<OcrPage> {
-  if (layer.replace(/\s/g, '').length >= OCR_LAYER_MIN_CHARS) return { text: layer, lines: null, note: null };
+  const kept: OcrPage = { text: layer, lines: null, turn: null, note: null };
+  if (layer.replace(/\s/g, '').length >= OCR_LAYER_MIN_CHARS) return kept;
   try {
     const img = largest(await images());
-    if (!img) return { text: layer, lines: null, note: null };
-    const read = await recognizeUpright(await toPng(img), langs);
+    if (!img) return kept;
+    const read = await recognizeAt(await toPng(img), langs, turn);
     const head = layer.trim() ? `${layer.replace(/\s+$/, '')}\n\n` : '';
     const lines = read.lines.map((l) => ({ ...l, start: l.start + head.length, end: l.end + head.length }));
     const note = read.rotation
       ? `page ${page}: the scan lies turned; read turned ${read.rotation}° clockwise`
       : null;
-    return { text: head + read.text, lines, note };
+    return { text: head + read.text, lines, turn: read.rotation, note };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'refused') throw err;
-    return { text: layer, lines: null, note: `page ${page}: OCR failed (${reasonOf(err)}); skipped` };
+    return { ...kept, note: `page ${page}: OCR failed (${reasonOf(err)}); skipped` };
   }
 }

@@ -9,20 +9,26 @@ import { pdfPageText } from '#shared/pdf-text.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
-import { boxOf, type OcrLine } from './ocr.ts';
+import { boxOf, type OcrLine, type Rotation } from './ocr.ts';
 import { packagedDataOptions } from './pdf-data.ts';
-import { ocrPage } from './pdf-ocr.ts';
+import { type OcrPage, ocrPage } from './pdf-ocr.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction, PageProgress } from './types.ts';
 import { bytesKey, cached, forget, peek } from './worker-cache.ts';
 
 type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: string | null };
-/** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR. */
+/** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR, `turns[i]` its turn. */
 /** Told after each page is read, with its number and the page count. */
 type OnPage = (progress: PageProgress) => void;
-type PdfText = PdfMeta & { langs: string; pages: string[]; ocr: (OcrLine[] | null)[]; notes: string[] };
-type PageText = { text: string; lines: OcrLine[] | null; note: string | null };
+type PdfText = PdfMeta & {
+  langs: string;
+  pages: string[];
+  ocr: (OcrLine[] | null)[];
+  turns: (Rotation | null)[];
+  notes: string[];
+};
+
 
 /** pdf.js's PasswordException codes: none given, or the one given is not the document's. */
 const NEED_PASSWORD = 1;
@@ -166,25 +172,32 @@ async function withPdf<T>(
 }
 
 /** With no OCR languages (null) a page is its text layer only; else [O3] decides whether to OCR it. */
-async function pageContent(doc: PdfDoc, page: number, langs: string[] | null): Promise<PageText> {
+async function pageContent(
+  doc: PdfDoc,
+  page: number,
+  langs: string[] | null,
+  turn?: Rotation,
+): Promise<OcrPage> {
   const layer = await pageText(doc, page);
-  if (!langs) return { text: layer, lines: null, note: null };
-  return ocrPage(layer, () => extractImages(doc, page), langs, page);
+  if (!langs) return { text: layer, lines: null, turn: null, note: null };
+  return ocrPage(layer, () => extractImages(doc, page), langs, page, turn);
 }
 
 function allPages(langs: string[], onPage?: OnPage) {
   return async (doc: PdfDoc): Promise<PdfText> => {
     const pages: string[] = [];
     const ocr: (OcrLine[] | null)[] = [];
+    const turns: (Rotation | null)[] = [];
     const notes: string[] = [];
     for (let p = 1; p <= doc.numPages; p++) {
       const got = await pageContent(doc, p, langs);
       pages.push(got.text);
       ocr.push(got.lines);
+      turns.push(got.turn);
       if (got.note) notes.push(got.note);
       onPage?.({ page: p, pages: doc.numPages });
     }
-    return { langs: langs.join('+'), pages, ocr, notes, ...(await metadata(doc)) };
+    return { langs: langs.join('+'), pages, ocr, turns, notes, ...(await metadata(doc)) };
   };
 }
 
@@ -217,14 +230,26 @@ async function readLockedPdf(
   );
 }
 
-/** Reading one locator back opens the document for that page only, unless it was just extracted. */
-async function readPage(bytes: Uint8Array, page: number, langs: string[] | null): Promise<string> {
+/**
+ * Reading one locator back opens the document for that page only, unless it was just extracted.
+ * An OCR'd page is read once, at the turn its locator recorded ([O8]).
+ */
+async function readPage(
+  bytes: Uint8Array,
+  page: number,
+  langs: string[] | null,
+  turn?: Rotation,
+): Promise<string> {
   const hit = peek<PdfText>(bytesKey('pdf', bytes));
   // A locator without `ocr` names a page that was not OCR'd: any entry whose page was not either.
-  const fits = hit && (langs ? hit.langs === langs.join('+') : (hit.ocr[page - 1] ?? null) === null);
+  const sameTurn = turn === undefined || (hit?.turns[page - 1] ?? turn) === turn;
+  const fits =
+    hit && (langs ? hit.langs === langs.join('+') && sameTurn : (hit.ocr[page - 1] ?? null) === null);
   if (hit && fits) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
   const got = await withPdf(bytes, (doc) =>
-    page >= 1 && page <= doc.numPages ? pageContent(doc, page, langs) : missingPage(page, doc.numPages),
+    page >= 1 && page <= doc.numPages
+      ? pageContent(doc, page, langs, turn)
+      : missingPage(page, doc.numPages),
   );
   return got.text;
 }
@@ -238,14 +263,16 @@ function pageChunks(
   text: string,
   page: number,
   fileLabel: string,
-  ocr: OcrLine[] | null,
+  read: { lines: OcrLine[] | null; turn: Rotation | null },
   langs: string,
 ): Chunk[] {
   const pieces = flatPieces(text, `p${page}`, `${fileLabel}, page ${page}`);
+  const { lines: ocr, turn } = read;
   return charChunks(text, pieces, (charStart, charEnd, lines): Locator => {
     if (!ocr) return { type: 'pdf', page, charStart, charEnd, ...lines };
     const bbox = boxOf(ocr, charStart, charEnd);
-    return { type: 'pdf', page, charStart, charEnd, ...lines, ...(bbox ? { bbox } : {}), ocr: langs };
+    const at = turn === null ? {} : { turn };
+    return { type: 'pdf', page, charStart, charEnd, ...lines, ...(bbox ? { bbox } : {}), ocr: langs, ...at };
   });
 }
 
@@ -273,7 +300,9 @@ export async function extractPdf(
       ? await readPdf(bytes, langs, onPage)
       : await readLockedPdf(bytes, langs, { password, fileLabel }, onPage);
   const ocr = langs.join('+');
-  const chunks = pdf.pages.flatMap((text, i) => pageChunks(text, i + 1, fileLabel, pdf.ocr[i] ?? null, ocr));
+  const chunks = pdf.pages.flatMap((text, i) =>
+    pageChunks(text, i + 1, fileLabel, { lines: pdf.ocr[i] ?? null, turn: pdf.turns[i] ?? null }, ocr),
+  );
   return {
     title: pdf.title,
     occurredAt: pdf.occurredAt,
@@ -286,7 +315,7 @@ export async function extractPdf(
 export async function readPdfLocator(bytes: Uint8Array, locator: Locator): Promise<string> {
   if (locator.type !== 'pdf')
     throw new AppError('validation-failed', `a ${locator.type} locator cannot point into a PDF`);
-  const text = await readPage(bytes, locator.page, locator.ocr ? locator.ocr.split('+') : null);
+  const text = await readPage(bytes, locator.page, locator.ocr ? locator.ocr.split('+') : null, locator.turn);
   return sliceChars(text, locator.charStart, locator.charEnd, `page ${locator.page}`);
 }
 

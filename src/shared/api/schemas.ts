@@ -9,6 +9,7 @@ import type { Citation, Locator, SearchHit, SearchResult } from '../types.ts';
 export const StorageKindSchema = z.enum(['file', 'section', 'note', 'entity']);
 
 const BboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+const TurnSchema = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
 
 export const LocatorSchema = z.discriminatedUnion('type', [
   z.object({
@@ -27,6 +28,7 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     lineEnd: z.number(),
     bbox: BboxSchema.optional(),
     ocr: z.string().optional(),
+    turn: TurnSchema.optional(),
   }),
   z.object({ type: z.literal('xlsx'), sheet: z.string(), rowStart: z.number(), rowEnd: z.number() }),
   z.object({
@@ -66,6 +68,7 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     lineEnd: z.number(),
     bbox: BboxSchema.optional(),
     ocr: z.string(),
+    turn: TurnSchema.optional(),
   }),
 ]);
 
