@@ -29,7 +29,6 @@ type PdfText = PdfMeta & {
   notes: string[];
 };
 
-
 /** pdf.js's PasswordException codes: none given, or the one given is not the document's. */
 const NEED_PASSWORD = 1;
 const INCORRECT_PASSWORD = 2;
@@ -247,9 +246,7 @@ async function readPage(
     hit && (langs ? hit.langs === langs.join('+') && sameTurn : (hit.ocr[page - 1] ?? null) === null);
   if (hit && fits) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
   const got = await withPdf(bytes, (doc) =>
-    page >= 1 && page <= doc.numPages
-      ? pageContent(doc, page, langs, turn)
-      : missingPage(page, doc.numPages),
+    page >= 1 && page <= doc.numPages ? pageContent(doc, page, langs, turn) : missingPage(page, doc.numPages),
   );
   return got.text;
 }
