@@ -39,17 +39,18 @@ describe('[O8] pictures and scans that lie turned', () => {
   it('records the turn in the locator, and reads back once at that turn', async () => {
     const bytes = new Uint8Array(await sharp(fixture('invoice.png')).rotate(90).png().toBuffer());
     const ex = await extractFile(bytes, 'image', 'turned.png');
-    const [chunk] = ex.chunks;
-    expect(chunk?.locator).toMatchObject({ type: 'image', ocr: 'eng', turn: 270 });
+    const chunk = ex.chunks[0];
+    if (!chunk) throw new Error('no chunk');
+    expect(chunk.locator).toMatchObject({ type: 'image', ocr: 'eng', turn: 270 });
     await closeIngestWorkers();
     for (const c of ex.chunks) expect(await readLocator(bytes, 'image', c.locator)).toBe(c.body);
     // Read at the recorded turn only: the same locator saying "as it lies" reads the scraps.
-    const asItLies = { ...(chunk?.locator as Locator), turn: 0 as const };
+    const asItLies = { ...chunk.locator, turn: 0 as const } as Locator;
     const scraps = await readLocator(bytes, 'image', asItLies).catch(() => null);
-    expect(scraps).not.toBe(chunk?.body);
+    expect(scraps).not.toBe(chunk.body);
     // A locator made before turns were kept finds the turn again.
-    const { turn: _, ...legacy } = chunk?.locator as Locator & { turn?: number };
-    expect(await readLocator(bytes, 'image', legacy as Locator)).toBe(chunk?.body);
+    const { turn: _, ...legacy } = chunk.locator as Locator & { turn?: number };
+    expect(await readLocator(bytes, 'image', legacy as Locator)).toBe(chunk.body);
     // A scanned page on its side, the same.
     const pdf = buildScanPdf([{ jpeg: await sharp(bytes).jpeg().toBuffer(), width: 200, height: 640 }]);
     const scan = await extractFile(pdf, 'pdf', 'turned.pdf');
