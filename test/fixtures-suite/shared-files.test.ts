@@ -142,6 +142,15 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(text).toContain('東京(とうきょう)');
   });
 
+  it('[F21] a Word document made of an embedded HTML page is read (docs/FORMATS.md)', () => {
+    expect(outcome.get('tika-testAltChunkHTML.docx')).toMatch(/^indexed/);
+    const text = sectionsOf('tika-testAltChunkHTML.docx')
+      .map((s) => s.body)
+      .join('\n');
+    expect(text).toContain('Simple paragraph with a');
+    expect(text).toContain('ROW 2 | ROW 2');
+  });
+
   it('[F18] a workbook whose inline-string cells hold a cached value is read (docs/FORMATS.md)', () => {
     expect(outcome.get('calamine-inlineStr_with_value.xlsx')).toMatch(/^indexed/);
     const text = sectionsOf('calamine-inlineStr_with_value.xlsx')

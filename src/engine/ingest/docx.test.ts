@@ -134,4 +134,61 @@ describe('docx', () => {
     expect(text).toContain('Plain & simple, then 漢字(かんじ)');
     await expectReadBack(bytes, 'docx', ex);
   });
+
+  it('[F21] reads embedded HTML and text parts where they stand, and skips the rest', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const p = (t: string) => `<w:p><w:r><w:t>${t}</w:t></w:r></w:p>`;
+    const alt = (id: string) => `<w:altChunk r:id="${id}"/>`;
+    const body =
+      p('Before the page.') +
+      alt('page') +
+      p('Between.') +
+      alt('notes') +
+      alt('web') +
+      alt('gone') +
+      alt('nested') +
+      `<w:tbl><w:tr><w:tc>${alt('cell')}</w:tc></w:tr></w:tbl>` +
+      p('After.');
+    const rel = (id: string, target: string, extra = '') =>
+      `<Relationship Id="${id}" Type="${R}/aFChunk" Target="${target}"${extra}/>`;
+    const page =
+      '<html><head><title>T</title><style>p{color:red}</style><script>alert("x")</script></head><body>' +
+      '<nav>Home | About</nav><h2>Travel policy</h2><p>Book trains &amp; <b>economy</b> flights.</p>' +
+      '<img src="https://tracker.example/x.png" onerror="alert(1)"></body></html>';
+    const bytes = await buildDocx(['x'], undefined, {
+      'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}</w:body></w:document>`,
+      'word/_rels/document.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${[
+        rel('page', '/word/page.html'),
+        rel('notes', 'notes.txt'),
+        rel('web', 'https://example.com/page.html', ' TargetMode="External"'),
+        rel('gone', 'missing.html'),
+        rel('nested', 'inner.docx'),
+        rel('cell', 'cell.htm'),
+      ].join('')}</Relationships>`,
+      'word/page.html': page,
+      'word/notes.txt': 'First note line\nsecond line <kept as text>\n\nSecond note.',
+      'word/inner.docx': 'PK not read',
+      'word/cell.htm': '<p>In a cell</p>',
+    });
+    const ex = await extractFile(bytes, 'docx', 'embedded.docx');
+    const text = ex.chunks.map((c) => c.body).join('\n\n');
+    expect(text).toContain('Before the page.');
+    expect(text.indexOf('Travel policy')).toBeGreaterThan(text.indexOf('Before the page.'));
+    expect(text).toContain('Book trains & economy flights.');
+    expect(text.indexOf('Between.')).toBeGreaterThan(text.indexOf('Book trains'));
+    expect(text).toContain('First note line\nsecond line <kept as text>');
+    expect(text.indexOf('Second note.')).toBeLessThan(text.indexOf('After.'));
+    expect(text).toContain('In a cell');
+    for (const dropped of ['Home | About', 'alert', 'color:red', 'tracker', 'https://example.com'])
+      expect(text).not.toContain(dropped);
+    // The page's heading makes a section, as a heading of the document would.
+    expect(ex.chunks.map((c) => c.key)).toContain('Travel policy');
+    expect(ex.health).toEqual([
+      'tables flattened to text (1)',
+      'embedded HTML or text read (3)',
+      '3 embedded parts not read (another document, external, or unreadable)',
+    ]);
+    await expectReadBack(bytes, 'docx', ex);
+  });
 });

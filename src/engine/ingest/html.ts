@@ -148,6 +148,23 @@ export async function readHtml(bytes: Uint8Array, locator: Locator): Promise<str
   return sliceChars((await page(bytes)).text, locator.charStart, locator.charEnd, 'the page text');
 }
 
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A page's main content as plain HTML of headings and paragraphs, its text escaped: what a Word
+ * document's embedded HTML part (docx-altchunk.ts, [F21]) adds to the document, so nothing of the
+ * page but its text reaches the document's own HTML.
+ */
+export function mainContentHtml(bytes: Uint8Array): string {
+  const p = parsePage(decodeText(bytes).text);
+  return p.blocks
+    .map((b) => {
+      const tag = b.level > 0 ? `h${b.level}` : 'p';
+      return `<${tag}>${escapeHtml(b.text).replace(/\n/g, '<br />')}</${tag}>`;
+    })
+    .join('');
+}
+
 /** The page's canonical text (the text html locators point into). */
 export async function htmlWholeText(bytes: Uint8Array): Promise<string> {
   return (await page(bytes)).text;

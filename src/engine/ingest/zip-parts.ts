@@ -14,6 +14,8 @@ type PartRead = { ok: true; text: string } | { ok: false; why: 'missing' | 'too 
 export type ZipParts = {
   has: (name: string) => boolean;
   read: (name: string) => PartRead;
+  /** As read, the part's bytes undecoded (an HTML part names its own charset). */
+  bytes: (name: string) => { ok: true; bytes: Uint8Array } | { ok: false; why: 'missing' | 'too large' };
   /** Every part name, lower-cased, in directory order. */
   names: () => string[];
 };
@@ -39,6 +41,12 @@ export function zipParts(zip: Uint8Array, maxBytes: number): ZipParts {
       if (!entry) return { ok: false, why: 'missing' };
       if (entry.uncompressedSize > maxBytes) return { ok: false, why: 'too large' };
       return { ok: true, text: new TextDecoder('utf-8').decode(partBytes(zip, entry)) };
+    },
+    bytes: (name) => {
+      const entry = entries.get(name.toLowerCase());
+      if (!entry) return { ok: false, why: 'missing' };
+      if (entry.uncompressedSize > maxBytes) return { ok: false, why: 'too large' };
+      return { ok: true, bytes: partBytes(zip, entry) };
     },
   };
 }
