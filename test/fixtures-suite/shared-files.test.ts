@@ -142,6 +142,14 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(text).toContain('東京(とうきょう)');
   });
 
+  it('[F22] a DOS Cyrillic text file is read in its encoding (docs/FORMATS.md)', () => {
+    expect(outcome.get('tika-russian.cp866.txt')).toMatch(/^indexed/);
+    const text = sectionsOf('tika-russian.cp866.txt')
+      .map((s) => s.body)
+      .join('\n');
+    expect(text).toContain('Однажды, в студеную зимнюю пору');
+  });
+
   it('[F21] a Word document made of an embedded HTML page is read (docs/FORMATS.md)', () => {
     expect(outcome.get('tika-testAltChunkHTML.docx')).toMatch(/^indexed/);
     const text = sectionsOf('tika-testAltChunkHTML.docx')

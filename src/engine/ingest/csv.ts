@@ -13,7 +13,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { SEP_LINE, sniffDelimiter } from './delimited.ts';
 import { makeByteMapper } from './offset-map.ts';
-import { type DecodedText, decodeBytes, decodeText } from './text-decode.ts';
+import { type DecodedText, decodeBytes, decodeText, isLegacyEncoding } from './text-decode.ts';
 import type { Chunk, Extraction } from './types.ts';
 
 /** [F2]: bounds on what one record renders to, so a 10,000-column row stays a readable chunk. */
@@ -125,7 +125,7 @@ function walkFile(decoded: DecodedText, counts: Counts, onRow: (row: Row) => voi
 
 function healthOf(decoded: DecodedText, counts: Counts, chunks: number): string[] {
   const health = [...decoded.health];
-  if (decoded.encoding !== 'utf-8' && decoded.encoding !== 'windows-1252')
+  if (decoded.encoding !== 'utf-8' && !isLegacyEncoding(decoded.encoding))
     health.push(`encoding: ${decoded.encoding}`);
   if (counts.unclosed !== null)
     health.push(

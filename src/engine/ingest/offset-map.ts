@@ -9,6 +9,9 @@ import type { TextEncoding } from './text-decode.ts';
 function unitBytes(encoding: TextEncoding, code: number): number {
   switch (encoding) {
     case 'windows-1252':
+    case 'windows-1251':
+    case 'koi8-r':
+    case 'ibm866':
       return 1;
     case 'utf-16le':
     case 'utf-16be':

@@ -1,10 +1,18 @@
 /**
- * Decoding of plain-text files (md, txt): BOMs, BOM-less UTF-16, UTF-8, and a Windows-1252 fallback.
- * Detection is deterministic from the bytes alone, so a locator can be read back by re-detecting.
+ * Decoding of plain-text files (md, txt): BOMs, BOM-less UTF-16, UTF-8, and for other bytes the
+ * likeliest one-byte legacy encoding: Windows-1252, or a Cyrillic one (Windows-1251, KOI8-R, DOS
+ * 866; [F22] in docs/FORMATS.md). Detection is deterministic from the bytes alone, so a locator can
+ * be read back by re-detecting.
  */
 import { AppError } from '#shared/errors.ts';
 
-export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
+/** One byte a character, each byte a character: byte offsets are character offsets. */
+export type LegacyEncoding = 'windows-1252' | 'windows-1251' | 'koi8-r' | 'ibm866';
+
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | LegacyEncoding;
+
+export const isLegacyEncoding = (e: TextEncoding): e is LegacyEncoding =>
+  e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866';
 
 /** Where the decoded text lives in the raw bytes: [dataStart, dataEnd) after the BOM. */
 export type EncodingInfo = { encoding: TextEncoding; dataStart: number; dataEnd: number; health: string[] };
@@ -92,12 +100,81 @@ export function detectEncoding(bytes: Uint8Array): EncodingInfo {
   }
   const data = bytes.subarray(dataStart);
   if (isValidUtf8(data)) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
+  const encoding = likeliestLegacy(data.subarray(0, SAMPLE_BYTES));
   return {
-    encoding: 'windows-1252',
+    encoding,
     dataStart,
     dataEnd: bytes.length,
-    health: ['not UTF-8: decoded as Windows-1252'],
+    health: [`not UTF-8: decoded as ${LEGACY_NAMES[encoding]}`],
   };
+}
+
+const LEGACY_NAMES: Record<LegacyEncoding, string> = {
+  'windows-1252': 'Windows-1252',
+  'windows-1251': 'Windows-1251 (Cyrillic)',
+  'koi8-r': 'KOI8-R (Cyrillic)',
+  ibm866: 'DOS 866 (Cyrillic)',
+};
+/** Tried in this order; a later one must read strictly better to be chosen. */
+const LEGACY: readonly LegacyEncoding[] = ['windows-1252', 'windows-1251', 'koi8-r', 'ibm866'];
+
+const LETTER = /\p{L}/u;
+const LATIN = /\p{Script=Latin}/u;
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+
+/**
+ * How plausibly `text` reads, by the characters its non-ASCII bytes became ([F22]): each counts +1
+ * when it is a letter in a word of one script (Latin or Cyrillic) that reads as words do; -3 when
+ * its word mixes the two scripts; -1 when it is a symbol, or its word has a capital after a small letter
+ * (KOI8-R read as Windows-1251 gives "пРИВЕТ"), or its word is three or more accented Latin
+ * letters and no plain ones (Russian read as Windows-1252 gives "ÐÒÉ×ÅÔ", where Western words
+ * hold their few accented letters among plain ones).
+ */
+function plausibility(text: string): number {
+  let score = 0;
+  for (const word of text.split(/[^\p{L}\x80-\uffff]+/u)) {
+    let high = 0;
+    let symbols = 0;
+    let latin = 0;
+    let plain = 0;
+    let cyrillic = 0;
+    let camel = false;
+    let previous = '';
+    for (const c of word) {
+      const code = c.codePointAt(0) ?? 0;
+      if (code >= 0x80) {
+        high++;
+        if (!LETTER.test(c)) symbols++;
+      }
+      if (code < 0x80 && LETTER.test(c)) plain++;
+      if (LATIN.test(c)) latin++;
+      else if (CYRILLIC.test(c)) cyrillic++;
+      if (previous && LOWER.test(previous) && UPPER.test(c)) camel = true;
+      previous = c;
+    }
+    if (high === 0) continue;
+    // Mixed scripts is the surest sign of a wrong reading: it weighs three times.
+    if (latin > 0 && cyrillic > 0) score -= 3 * high;
+    else if (camel || (plain === 0 && latin >= 3)) score -= high;
+    else score += high - 2 * symbols;
+  }
+  return score;
+}
+
+/** The legacy encoding whose reading of these (not UTF-8) bytes is the most plausible. */
+function likeliestLegacy(sample: Uint8Array): LegacyEncoding {
+  let best: LegacyEncoding = 'windows-1252';
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const encoding of LEGACY) {
+    const score = plausibility(decodeBytes(sample, encoding));
+    if (score > bestScore) {
+      best = encoding;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
@@ -147,6 +224,7 @@ export function decodeBytes(bytes: Uint8Array, encoding: TextEncoding): string {
   if (encoding === 'utf-32le') return decodeUtf32(bytes, true);
   if (encoding === 'utf-32be') return decodeUtf32(bytes, false);
   if (encoding === 'windows-1252') return decodeCp1252(bytes);
+  // Node's full ICU decodes the Cyrillic ones (WHATWG labels), one character a byte.
   return new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
 }
 

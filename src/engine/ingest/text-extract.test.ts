@@ -74,6 +74,42 @@ describe('text decoding', () => {
     await expectReadBack(bytes, 'txt', ex);
   });
 
+  describe('[F22] Cyrillic one-byte encodings', () => {
+    /** Encodes with a one-byte encoding by reversing what TextDecoder reads each byte as. */
+    function legacy(text: string, label: string): Uint8Array {
+      const decoder = new TextDecoder(label);
+      const byChar = new Map<string, number>();
+      for (let b = 0; b < 256; b++) byChar.set(decoder.decode(Uint8Array.of(b)), b);
+      return Uint8Array.from([...text].map((c) => byChar.get(c) ?? 0x3f));
+    }
+    const russian =
+      '# Правила отпуска\n\nКаждый сотрудник получает двадцать дней оплачиваемого отпуска в году.\n' +
+      'Заявление подаётся руководителю за две недели, по адресу hr@example.com.\n';
+    for (const [label, name] of [
+      ['windows-1251', 'Windows-1251 (Cyrillic)'],
+      ['koi8-r', 'KOI8-R (Cyrillic)'],
+      ['ibm866', 'DOS 866 (Cyrillic)'],
+    ] as const) {
+      it(`reads Russian in ${label}, and reads every chunk back from its bytes`, async () => {
+        const bytes = legacy(russian.replace('ё', 'е'), label);
+        const ex = await extractFile(bytes, 'md', `ru-${label}.md`);
+        expect(ex.health).toEqual([`not UTF-8: decoded as ${name}`]);
+        expect(ex.chunks.map((c) => c.body).join('\n')).toContain('двадцать дней оплачиваемого отпуска');
+        expect(ex.chunks[0]?.label).toContain('Правила отпуска');
+        await expectReadBack(bytes, 'md', ex);
+      });
+    }
+
+    it('keeps Western text in Windows-1252: accented letters among plain ones, guillemets', async () => {
+      const german =
+        'Über die Straße gehen wir «gemeinsam» - können wir? Ça va, déjà vu, señor, fiancée.\näöüß\n';
+      const bytes = legacy(german, 'windows-1252');
+      const ex = await extractFile(bytes, 'txt', 'de.txt');
+      expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1252']);
+      expect(ex.chunks[0]?.body).toBe(german.trimEnd());
+    });
+  });
+
   it('offsets include the BOM', async () => {
     const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('\n\nhé\n')]);
     const ex = await extractFile(bytes, 'txt', 'b.txt');

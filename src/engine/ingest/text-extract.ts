@@ -10,11 +10,12 @@ import {
   decodeText,
   detectEncoding,
   type EncodingInfo,
+  isLegacyEncoding,
 } from './text-decode.ts';
 import type { Chunk, Extraction } from './types.ts';
 
 function encodingNote(decoded: DecodedText): string[] {
-  return decoded.encoding === 'utf-8' || decoded.encoding === 'windows-1252'
+  return decoded.encoding === 'utf-8' || isLegacyEncoding(decoded.encoding)
     ? []
     : [`encoding: ${decoded.encoding}`];
 }
