@@ -142,12 +142,16 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(text).toContain('東京(とうきょう)');
   });
 
-  it('[F22] a DOS Cyrillic text file is read in its encoding (docs/FORMATS.md)', () => {
+  it('[F22] DOS Cyrillic and EBCDIC text files are read in their encodings (docs/FORMATS.md)', () => {
     expect(outcome.get('tika-russian.cp866.txt')).toMatch(/^indexed/);
     const text = sectionsOf('tika-russian.cp866.txt')
       .map((s) => s.body)
       .join('\n');
     expect(text).toContain('Однажды, в студеную зимнюю пору');
+    const ebcdic = sectionsOf('tika-english.cp500.txt')
+      .map((s) => s.body)
+      .join('\n');
+    expect(ebcdic).toContain('IntelliStation POWER');
   });
 
   it('[F21] a Word document made of an embedded HTML page is read (docs/FORMATS.md)', () => {

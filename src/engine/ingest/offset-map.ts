@@ -12,6 +12,7 @@ function unitBytes(encoding: TextEncoding, code: number): number {
     case 'windows-1251':
     case 'koi8-r':
     case 'ibm866':
+    case 'ibm500':
       return 1;
     case 'utf-16le':
     case 'utf-16be':

@@ -5,14 +5,15 @@
  * be read back by re-detecting.
  */
 import { AppError } from '#shared/errors.ts';
+import { CP500 } from './ebcdic.ts';
 
 /** One byte a character, each byte a character: byte offsets are character offsets. */
-export type LegacyEncoding = 'windows-1252' | 'windows-1251' | 'koi8-r' | 'ibm866';
+export type LegacyEncoding = 'windows-1252' | 'windows-1251' | 'koi8-r' | 'ibm866' | 'ibm500';
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | LegacyEncoding;
 
 export const isLegacyEncoding = (e: TextEncoding): e is LegacyEncoding =>
-  e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866';
+  e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866' || e === 'ibm500';
 
 /** Where the decoded text lives in the raw bytes: [dataStart, dataEnd) after the BOM. */
 export type EncodingInfo = { encoding: TextEncoding; dataStart: number; dataEnd: number; health: string[] };
@@ -114,9 +115,10 @@ const LEGACY_NAMES: Record<LegacyEncoding, string> = {
   'windows-1251': 'Windows-1251 (Cyrillic)',
   'koi8-r': 'KOI8-R (Cyrillic)',
   ibm866: 'DOS 866 (Cyrillic)',
+  ibm500: 'EBCDIC 500 (mainframe)',
 };
 /** Tried in this order; a later one must read strictly better to be chosen. */
-const LEGACY: readonly LegacyEncoding[] = ['windows-1252', 'windows-1251', 'koi8-r', 'ibm866'];
+const LEGACY: readonly LegacyEncoding[] = ['windows-1252', 'windows-1251', 'koi8-r', 'ibm866', 'ibm500'];
 
 const LETTER = /\p{L}/u;
 const LATIN = /\p{Script=Latin}/u;
@@ -163,12 +165,23 @@ function plausibility(text: string): number {
   return score;
 }
 
+const EBCDIC_MIN_PLAIN = 0.6;
+
+function plainShare(text: string): number {
+  const plain = text.match(/[A-Za-z ]/g)?.length ?? 0;
+  return text.length > 0 ? plain / text.length : 0;
+}
+
 /** The legacy encoding whose reading of these (not UTF-8) bytes is the most plausible. */
 function likeliestLegacy(sample: Uint8Array): LegacyEncoding {
   let best: LegacyEncoding = 'windows-1252';
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const encoding of LEGACY) {
-    const score = plausibility(decodeBytes(sample, encoding));
+    const text = decodeBytes(sample, encoding);
+    // EBCDIC reads most of its text as ASCII, where plausibility does not look: it must read
+    // mostly as plain letters and spaces to be a candidate at all.
+    if (encoding === 'ibm500' && plainShare(text) < EBCDIC_MIN_PLAIN) continue;
+    const score = plausibility(text);
     if (score > bestScore) {
       best = encoding;
       bestScore = score;
@@ -209,6 +222,12 @@ const CP1252_HIGH = [
   0x153, 0x9d, 0x17e, 0x178,
 ];
 
+function decodeTable(bytes: Uint8Array, table: Uint16Array): string {
+  const units = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) units[i] = table[bytes[i]!]!;
+  return decodeUnits(units);
+}
+
 /** Node's TextDecoder('windows-1252') decodes as ISO-8859-1 (C1 controls instead of “ ” – …), so: by hand. */
 function decodeCp1252(bytes: Uint8Array): string {
   const units = new Uint16Array(bytes.length);
@@ -224,6 +243,7 @@ export function decodeBytes(bytes: Uint8Array, encoding: TextEncoding): string {
   if (encoding === 'utf-32le') return decodeUtf32(bytes, true);
   if (encoding === 'utf-32be') return decodeUtf32(bytes, false);
   if (encoding === 'windows-1252') return decodeCp1252(bytes);
+  if (encoding === 'ibm500') return decodeTable(bytes, CP500);
   // Node's full ICU decodes the Cyrillic ones (WHATWG labels), one character a byte.
   return new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
+import { CP500 } from './ebcdic.ts';
 import { closeIngestWorkers, extractFile, readLocator } from './index.ts';
 
 afterAll(() => closeIngestWorkers());
@@ -99,6 +100,16 @@ describe('text decoding', () => {
         await expectReadBack(bytes, 'md', ex);
       });
     }
+
+    it('reads EBCDIC (code page 500) text from a mainframe, and reads it back', async () => {
+      const english = '         Hardware and services\r\n\r\n  Support: call 555-0100, or write to us.\r\n';
+      const byChar = new Map([...CP500].map((cp, b) => [String.fromCharCode(cp), b]));
+      const bytes = Uint8Array.from([...english].map((c) => byChar.get(c) ?? 0x6f));
+      const ex = await extractFile(bytes, 'txt', 'mainframe.txt');
+      expect(ex.health).toEqual(['not UTF-8: decoded as EBCDIC 500 (mainframe)']);
+      expect(ex.chunks.map((c) => c.body).join('\n')).toContain('Support: call 555-0100, or write to us.');
+      await expectReadBack(bytes, 'txt', ex);
+    });
 
     it('keeps Western text in Windows-1252: accented letters among plain ones, guillemets', async () => {
       const german =
