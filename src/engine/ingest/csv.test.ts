@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeLegacy } from '../../../test/ingest-helpers/legacy-encode.ts';
 import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
 import { MAX_FIELDS } from './csv.ts';
 import { closeIngestWorkers, detectFormat, extractFile, readLocator, readWholeText } from './index.ts';
@@ -154,5 +155,19 @@ describe('csv', () => {
     });
     const binary = Uint8Array.from({ length: 4000 }, (_, i) => (i % 7 === 0 ? 0 : (i * 31) % 256));
     expect(detectFormat(binary, 'data.csv')).toEqual({ ok: false, reason: 'binary content, not text' });
+  });
+
+  it('[F23] reads a CSV that Excel in Japan saved in Shift JIS, and reads every chunk back', async () => {
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `${i + 1},山田太郎${i},東京都千代田区,${(i + 1) * 1000}円`,
+    );
+    const bytes = encodeLegacy(`番号,氏名,住所,金額\r\n${rows.join('\r\n')}\r\n`, 'shift_jis');
+    const ex = await extractFile(bytes, 'csv', '顧客.csv');
+    expect(ex.health).toEqual(['not UTF-8: decoded as Shift JIS (Japanese)']);
+    expect(ex.chunks.length).toBeGreaterThan(1);
+    expect(ex.chunks[0]?.body).toContain('氏名: 山田太郎0');
+    expect(ex.chunks.map((c) => c.body).join('\n')).toContain('住所: 東京都千代田区\n金額: 400000円');
+    await expectReadBack(bytes, 'csv', ex);
   });
 });

@@ -13,7 +13,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { SEP_LINE, sniffDelimiter } from './delimited.ts';
 import { makeByteMapper } from './offset-map.ts';
-import { type DecodedText, decodeBytes, decodeText, isLegacyEncoding } from './text-decode.ts';
+import { type DecodedText, decodeSlice, decodeText, isLegacyEncoding } from './text-decode.ts';
 import type { Chunk, Extraction } from './types.ts';
 
 /** [F2]: bounds on what one record renders to, so a 10,000-column row stays a readable chunk. */
@@ -58,12 +58,12 @@ function renderRecord(names: string[], fields: string[], counts: Counts): string
  * the text in the file), until `onRecord` returns false; returns the row of a quote never closed.
  */
 function readRecords(
-  decoded: Pick<DecodedText, 'text' | 'encoding'> & { base: number },
+  decoded: Pick<DecodedText, 'text' | 'encoding' | 'unitBytes'> & { base: number },
   dialect: Dialect,
   onRecord: (r: RawRecord, newline: Newline) => unknown,
 ): number | null {
   const { text } = decoded;
-  const byteAt = makeByteMapper(text, decoded.encoding, decoded.base);
+  const byteAt = makeByteMapper(text, decoded.encoding, decoded.base, decoded.unitBytes);
   let n = 0;
   let start = 0;
   let unclosed: number | null = null;
@@ -215,7 +215,7 @@ export async function readCsv(bytes: Uint8Array, locator: Locator): Promise<stri
     return h.row.text;
   }
   const slice = {
-    text: decodeBytes(bytes.subarray(byteStart, byteEnd), decoded.encoding),
+    ...decodeSlice(bytes.subarray(byteStart, byteEnd), decoded.encoding),
     encoding: decoded.encoding,
   };
   const texts: string[] = [];

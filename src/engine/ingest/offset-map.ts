@@ -14,6 +14,12 @@ function unitBytes(encoding: TextEncoding, code: number): number {
     case 'ibm866':
     case 'ibm500':
       return 1;
+    case 'shift_jis':
+    case 'euc-jp':
+    case 'gb18030':
+    case 'big5':
+    case 'euc-kr':
+      throw new Error(`byte offsets in ${encoding} need the decoder's unit sizes`);
     case 'utf-16le':
     case 'utf-16be':
       return 2;
@@ -29,12 +35,22 @@ function unitBytes(encoding: TextEncoding, code: number): number {
   }
 }
 
-export function makeByteMapper(text: string, encoding: TextEncoding, base: number): (pos: number) => number {
+/**
+ * `units`: each code unit's bytes, given for a multi-byte legacy encoding (text-decode-cjk.ts),
+ * where they cannot be told from the character.
+ */
+export function makeByteMapper(
+  text: string,
+  encoding: TextEncoding,
+  base: number,
+  units?: Uint8Array,
+): (pos: number) => number {
+  const size = units ? (i: number) => units[i] ?? 0 : (i: number) => unitBytes(encoding, text.charCodeAt(i));
   let char = 0;
   let byte = base;
   return (pos) => {
-    while (char < pos) byte += unitBytes(encoding, text.charCodeAt(char++));
-    while (char > pos) byte -= unitBytes(encoding, text.charCodeAt(--char));
+    while (char < pos) byte += size(char++);
+    while (char > pos) byte -= size(--char);
     return byte;
   };
 }

@@ -1,24 +1,35 @@
 /**
- * Decoding of plain-text files (md, txt): BOMs, BOM-less UTF-16, UTF-8, and for other bytes the
- * likeliest one-byte legacy encoding: Windows-1252, or a Cyrillic one (Windows-1251, KOI8-R, DOS
- * 866; [F22] in docs/FORMATS.md). Detection is deterministic from the bytes alone, so a locator can
- * be read back by re-detecting.
+ * Decoding of plain-text files (md, txt, csv, html): BOMs, BOM-less UTF-16, UTF-8, and for other
+ * bytes a legacy encoding: a Japanese, Chinese or Korean one (text-decode-cjk.ts, [F23] in
+ * docs/FORMATS.md), else the likeliest one-byte one: Windows-1252, a Cyrillic one (Windows-1251,
+ * KOI8-R, DOS 866) or EBCDIC ([F22]). Detection is deterministic from the bytes alone, so a
+ * locator can be read back by re-detecting.
  */
 import { AppError } from '#shared/errors.ts';
 import { CP500 } from './ebcdic.ts';
+import { CJK_NAMES, type CjkEncoding, decodeCjk, isCjkEncoding, likeliestCjk } from './text-decode-cjk.ts';
 
 /** One byte a character, each byte a character: byte offsets are character offsets. */
-export type LegacyEncoding = 'windows-1252' | 'windows-1251' | 'koi8-r' | 'ibm866' | 'ibm500';
+export type OneByteEncoding = 'windows-1252' | 'windows-1251' | 'koi8-r' | 'ibm866' | 'ibm500';
+export type LegacyEncoding = OneByteEncoding | CjkEncoding;
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | LegacyEncoding;
 
-export const isLegacyEncoding = (e: TextEncoding): e is LegacyEncoding =>
+export const isOneByteEncoding = (e: TextEncoding): e is OneByteEncoding =>
   e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866' || e === 'ibm500';
+
+/** Not UTF-8 or UTF-16/32: the health already says "not UTF-8: decoded as …". */
+export const isLegacyEncoding = (e: TextEncoding): e is LegacyEncoding =>
+  isOneByteEncoding(e) || isCjkEncoding(e);
 
 /** Where the decoded text lives in the raw bytes: [dataStart, dataEnd) after the BOM. */
 export type EncodingInfo = { encoding: TextEncoding; dataStart: number; dataEnd: number; health: string[] };
 
-export type DecodedText = EncodingInfo & { text: string };
+/**
+ * `unitBytes`, for a multi-byte legacy encoding only: the raw bytes each UTF-16 code unit of the
+ * text stands for (offset-map.ts needs it; the others map by rule).
+ */
+export type DecodedText = EncodingInfo & { text: string; unitBytes?: Uint8Array };
 
 const SAMPLE_BYTES = 65_536;
 
@@ -101,16 +112,13 @@ export function detectEncoding(bytes: Uint8Array): EncodingInfo {
   }
   const data = bytes.subarray(dataStart);
   if (isValidUtf8(data)) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
-  const encoding = likeliestLegacy(data.subarray(0, SAMPLE_BYTES));
-  return {
-    encoding,
-    dataStart,
-    dataEnd: bytes.length,
-    health: [`not UTF-8: decoded as ${LEGACY_NAMES[encoding]}`],
-  };
+  const sample = data.subarray(0, SAMPLE_BYTES);
+  const encoding = likeliestCjk(sample) ?? likeliestLegacy(sample);
+  const name = isCjkEncoding(encoding) ? CJK_NAMES[encoding] : LEGACY_NAMES[encoding];
+  return { encoding, dataStart, dataEnd: bytes.length, health: [`not UTF-8: decoded as ${name}`] };
 }
 
-const LEGACY_NAMES: Record<LegacyEncoding, string> = {
+const LEGACY_NAMES: Record<OneByteEncoding, string> = {
   'windows-1252': 'Windows-1252',
   'windows-1251': 'Windows-1251 (Cyrillic)',
   'koi8-r': 'KOI8-R (Cyrillic)',
@@ -118,7 +126,7 @@ const LEGACY_NAMES: Record<LegacyEncoding, string> = {
   ibm500: 'EBCDIC 500 (mainframe)',
 };
 /** Tried in this order; a later one must read strictly better to be chosen. */
-const LEGACY: readonly LegacyEncoding[] = ['windows-1252', 'windows-1251', 'koi8-r', 'ibm866', 'ibm500'];
+const LEGACY: readonly OneByteEncoding[] = ['windows-1252', 'windows-1251', 'koi8-r', 'ibm866', 'ibm500'];
 
 const LETTER = /\p{L}/u;
 const LATIN = /\p{Script=Latin}/u;
@@ -173,8 +181,8 @@ function plainShare(text: string): number {
 }
 
 /** The legacy encoding whose reading of these (not UTF-8) bytes is the most plausible. */
-function likeliestLegacy(sample: Uint8Array): LegacyEncoding {
-  let best: LegacyEncoding = 'windows-1252';
+function likeliestLegacy(sample: Uint8Array): OneByteEncoding {
+  let best: OneByteEncoding = 'windows-1252';
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const encoding of LEGACY) {
     const text = decodeBytes(sample, encoding);
@@ -244,12 +252,21 @@ export function decodeBytes(bytes: Uint8Array, encoding: TextEncoding): string {
   if (encoding === 'utf-32be') return decodeUtf32(bytes, false);
   if (encoding === 'windows-1252') return decodeCp1252(bytes);
   if (encoding === 'ibm500') return decodeTable(bytes, CP500);
+  if (isCjkEncoding(encoding)) return decodeCjk(bytes, encoding).text;
   // Node's full ICU decodes the Cyrillic ones (WHATWG labels), one character a byte.
   return new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
 }
 
+/** Raw bytes [start, end) on character boundaries, with `unitBytes` where offset-map.ts needs it. */
+export function decodeSlice(
+  bytes: Uint8Array,
+  encoding: TextEncoding,
+): { text: string; unitBytes?: Uint8Array } {
+  if (isCjkEncoding(encoding)) return decodeCjk(bytes, encoding);
+  return { text: decodeBytes(bytes, encoding) };
+}
+
 export function decodeText(bytes: Uint8Array): DecodedText {
   const info = detectEncoding(bytes);
-  const text = decodeBytes(bytes.subarray(info.dataStart, info.dataEnd), info.encoding);
-  return { ...info, text };
+  return { ...info, ...decodeSlice(bytes.subarray(info.dataStart, info.dataEnd), info.encoding) };
 }

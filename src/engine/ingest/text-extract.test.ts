@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeLegacy } from '../../../test/ingest-helpers/legacy-encode.ts';
 import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
 import { CP500 } from './ebcdic.ts';
 import { closeIngestWorkers, extractFile, readLocator } from './index.ts';
@@ -119,6 +120,48 @@ describe('text decoding', () => {
       expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1252']);
       expect(ex.chunks[0]?.body).toBe(german.trimEnd());
     });
+  });
+
+  describe('[F23] Japanese, Chinese and Korean legacy encodings', () => {
+    const cases = [
+      [
+        'shift_jis',
+        'Shift JIS (Japanese)',
+        '# 休暇規程\n\n社員は毎年二十日間の有給休暇を取得できます。申請は二週間前までに上司へ提出してください。ﾃｽﾄ\n',
+      ],
+      [
+        'euc-jp',
+        'EUC-JP (Japanese)',
+        '# 休暇規程\n\n社員は毎年二十日間の有給休暇を取得できます。申請は二週間前までに上司へ提出してください。\n',
+      ],
+      [
+        'gbk',
+        'GBK/GB18030 (Chinese)',
+        '# 休假制度\n\n每位员工每年享有二十天带薪年假。请在两周前向主管提交申请。报销在月底截止。\n',
+      ],
+      [
+        'big5',
+        'Big5 (Chinese)',
+        '# 休假制度\n\n每位員工每年享有二十天帶薪年假。請在兩週前向主管提交申請。報銷在月底截止。\n',
+      ],
+      [
+        'euc-kr',
+        'EUC-KR (Korean)',
+        '# 휴가 규정\n\n모든 직원은 매년 이십일의 유급 휴가를 받습니다. 신청은 이주 전까지 상사에게 제출하세요.\n',
+      ],
+    ] as const;
+    for (const [label, name, text] of cases) {
+      it(`reads Markdown in ${label} and reads every chunk back from its bytes`, async () => {
+        const body = Array.from({ length: 60 }, () => text.split('\n\n')[1]).join('\n\n');
+        const bytes = encodeLegacy(`${text.split('\n\n')[0]}\n\n${body}`, label);
+        const ex = await extractFile(bytes, 'md', `${label}.md`);
+        expect(ex.health).toEqual([`not UTF-8: decoded as ${name}`]);
+        expect(ex.chunks.length).toBeGreaterThan(1);
+        expect(ex.chunks[0]?.label).toContain(text.split('\n')[0]?.slice(2));
+        expect(ex.chunks.map((c) => c.body).join('\n')).toContain(text.split('\n\n')[1]?.trim().slice(0, 20));
+        await expectReadBack(bytes, 'md', ex);
+      });
+    }
   });
 
   it('offsets include the BOM', async () => {

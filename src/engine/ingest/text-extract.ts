@@ -22,8 +22,8 @@ function encodingNote(decoded: DecodedText): string[] {
 
 function toChunks(decoded: DecodedText, pieces: Piece[]): Chunk[] {
   const { text } = decoded;
-  const startByte = makeByteMapper(text, decoded.encoding, decoded.dataStart);
-  const endByte = makeByteMapper(text, decoded.encoding, decoded.dataStart);
+  const startByte = makeByteMapper(text, decoded.encoding, decoded.dataStart, decoded.unitBytes);
+  const endByte = makeByteMapper(text, decoded.encoding, decoded.dataStart, decoded.unitBytes);
   const span = makeLineSpanner(text);
   return pieces.map((p) => {
     const locator: Locator = {
