@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildScanPdf } from '../../../test/ingest-helpers/build-scan-pdf.ts';
 import { type Chunk, closeIngestWorkers, extractFile, readLocator, readWholeText } from './index.ts';
+import { unpackBits } from './pdf-images.ts';
 
 afterAll(() => closeIngestWorkers());
 
@@ -32,7 +33,36 @@ async function scanWithGarbage(): Promise<Uint8Array> {
   ]);
 }
 
+/** The invoice as a black-and-white scan: one bit a pixel, rows padded to a byte, a set bit white. */
+async function invoiceBits(): Promise<{ bits: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const rowBytes = Math.ceil(info.width / 8);
+  const bits = new Uint8Array(rowBytes * info.height);
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++)
+      if ((data[y * info.width + x] ?? 0) >= 128) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+  return { bits, width: info.width, height: info.height };
+}
+
 describe('[O9] a PDF read by OCR, its text layer ignored', () => {
+  it('spreads a 1-bit image to a grey byte a pixel, a set bit white, rows padded to a byte', () => {
+    // 10 pixels a row: two bytes, the last six bits padding.
+    const bits = new Uint8Array([0b1010_0000, 0b1100_0000, 0b0000_0000, 0b0100_0000]);
+    expect([...unpackBits(bits, 10, 2)]).toEqual([
+      255, 0, 255, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255,
+    ]);
+  });
+
+  it('reads a black-and-white (1-bit) scan under a garbage layer, and reads it back', async () => {
+    const bw = await invoiceBits();
+    const bytes = buildScanPdf([{ jpeg: new Uint8Array(), ...bw, layer: GARBAGE }]);
+    const ex = await extractFile(bytes, 'pdf', 'fax.pdf', { forceOcr: true });
+    expect(ex.chunks.map((c) => c.body).join('\n')).toContain('Paid on March 14 2024');
+    expect(ex.health).toEqual(['1 of 1 pages read by OCR, text layers ignored (read by OCR)']);
+    await closeIngestWorkers();
+    for (const c of ex.chunks) expect(await readLocator(bytes, 'pdf', c.locator)).toBe(c.body);
+  }, 120_000);
+
   it('keeps the garbage layer normally, reads the scan when forced, and reads every chunk back', async () => {
     const bytes = await scanWithGarbage();
     const normal = await extractFile(bytes, 'pdf', 'form.pdf');

@@ -6,16 +6,16 @@
  * largest image, its layer ignored; a page with no image to read keeps its layer, with a note.
  */
 import sharp from 'sharp';
-import type { extractImages } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
 import { type OcrLine, type Rotation, recognizeAt } from './ocr.ts';
+import type { PageImage } from './pdf-images.ts';
 
 const OCR_LAYER_MIN_CHARS = 16;
 /** Images smaller than this on both sides are icons or rules, not scans. */
 const MIN_IMAGE_SIDE = 32;
 
-type Images = Awaited<ReturnType<typeof extractImages>>;
-type Image = Images[number];
+type Images = PageImage[];
+type Image = PageImage;
 /**
  * `turn` is the turn the OCR was read at ([O8]); null when the page kept its layer. `forced`: read
  * by OCR because its file is read by OCR ([O9]), its layer ignored.

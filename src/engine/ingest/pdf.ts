@@ -3,7 +3,7 @@
  * A page without a text layer is read by OCR from its largest image (docs/OCR.md [O3], [O4]); in a
  * file "Read by OCR" every page is, its text layer ignored, and its locators say so (`forced`, [O9]).
  */
-import { extractImages, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
 import { needsPasswordReason, UNLOCKED_NOTE, WRONG_PASSWORD } from '#shared/password.ts';
 import { pdfPageText } from '#shared/pdf-text.ts';
@@ -12,6 +12,7 @@ import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
 import { boxOf, type OcrLine, type Rotation } from './ocr.ts';
 import { packagedDataOptions } from './pdf-data.ts';
+import { pageImages } from './pdf-images.ts';
 import { type OcrPage, ocrPage } from './pdf-ocr.ts';
 import './array-buffer-transfer.ts';
 import { flatPieces } from './sections.ts';
@@ -187,7 +188,7 @@ async function pageContent(
 ): Promise<OcrPage> {
   const layer = await pageText(doc, page);
   if (!langs) return { text: layer, lines: null, turn: null, note: null };
-  return ocrPage(layer, () => extractImages(doc, page), langs, page, turn, forced);
+  return ocrPage(layer, () => pageImages(doc, page), langs, page, turn, forced);
 }
 
 function allPages(langs: string[], forced: boolean, onPage?: OnPage) {
