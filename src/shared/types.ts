@@ -35,6 +35,8 @@ export type Locator =
       bbox?: Bbox;
       ocr?: string;
       turn?: 0 | 90 | 180 | 270;
+      /** Read by OCR because its file is read by OCR ("Read by OCR", docs/OCR.md [O9]), its text layer ignored. */
+      forced?: true;
     }
   | { type: 'xlsx'; sheet: string; rowStart: number; rowEnd: number }
   | { type: 'docx'; charStart: number; charEnd: number; lineStart: number; lineEnd: number }

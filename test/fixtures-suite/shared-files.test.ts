@@ -8,8 +8,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '#engine/commands/index.ts';
+import { memberContext } from '#engine/commands/types.ts';
 import type { Engine } from '#engine/engine.ts';
 import { writeSettings } from '#engine/host/settings.ts';
+import { closeIngestWorkers } from '#engine/ingest/index.ts';
 import { createTestWorkspace, type TestWorkspace } from '#engine/testing/test-engine.ts';
 
 const SHARED = resolve(process.env.BRAIN_SHARED_DIR ?? '../shared');
@@ -268,6 +271,59 @@ describe.runIf(existsSync(join(FIXTURES, 'pdf/pdfjs-issue7229.pdf')))(
       expect(found.hits[0]?.citation?.page).toBe(1);
       expect((await engine.read(found.hits[0]!.id)).text).toContain(found.hits[0]?.body);
     }, 300_000);
+  },
+);
+
+describe.runIf(existsSync(join(FIXTURES, 'pdf/pdfjs-issue12963.pdf')))(
+  '[O9] the Russian tax form whose text layer is garbage, read by OCR (docs/OCR.md)',
+  () => {
+    let ws: TestWorkspace;
+    afterAll(async () => ws?.cleanup());
+
+    // Eight scanned pages (the first in colour, the rest black-and-white JBIG2) under a layer of
+    // Latin look-alikes; read by OCR in Russian they took 85 s on two cores.
+    it('indexes as garbage from its layer, and reads Russian once read by OCR', async () => {
+      ws = createTestWorkspace();
+      const engine = ws.open();
+      writeSettings(engine.db, { ocrLanguages: ['rus'] });
+      const [file] = (await engine.add([join(FIXTURES, 'pdf/pdfjs-issue12963.pdf')])).added;
+      const id = file!.id;
+      await engine.index();
+      const sections = () =>
+        engine.db
+          .prepare(
+            "SELECT id, body, locator FROM items WHERE file_id = ? AND storage_kind = 'section' AND retired_at IS NULL ORDER BY ordinal",
+          )
+          .all(id) as { id: string; body: string; locator: string }[];
+      const text = () =>
+        sections()
+          .map((s) => s.body)
+          .join('\n');
+      expect(text()).toContain('Hanorosas');
+      expect(text()).not.toContain('Налог');
+
+      const answer = await runCommand(memberContext(engine, 'app'), 'files.index', { ids: [id], ocr: true });
+      expect(answer).toMatchObject({ reading: [{ id, ocr: true }], failed: [] });
+      // Words a person reads on pages 1 and 2, as tesseract reads them in Russian.
+      for (const words of [
+        'Налоговая декларация по налогу',
+        'упрощенной системы налогообложения',
+        'Раздел 1.1. Сумма налога',
+      ])
+        expect(text()).toContain(words);
+      expect(text()).not.toContain('Hanorosas');
+      const locators = sections().map(
+        (s) => JSON.parse(s.locator) as { page: number; ocr: string; forced: boolean },
+      );
+      expect(locators.every((l) => l.ocr === 'rus' && l.forced === true)).toBe(true);
+      expect(new Set(locators.map((l) => l.page))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8]));
+      // Read back in a fresh worker: the sections of the first two pages, OCR'd again.
+      await closeIngestWorkers();
+      const firstPages = sections().filter((s) => (JSON.parse(s.locator) as { page: number }).page <= 2);
+      for (const s of firstPages) expect((await engine.read(s.id)).text).toBe(s.body);
+      const found = await engine.search('налоговая декларация', { k: 3, mode: 'keyword' });
+      expect(found.hits[0]?.citation?.page).toBe(1);
+    }, 600_000);
   },
 );
 

@@ -1,8 +1,10 @@
 /**
  * A PDF of scanned pages for OCR tests: each page shows one JPEG across its width and has no text
- * layer, or the text given as `layer` (drawn invisibly, render mode 3, like an OCR layer).
+ * layer, or the text given as `layer` (drawn invisibly, render mode 3, like an OCR layer). With
+ * `bits` the picture is a black-and-white one instead, one bit a pixel (rows padded to a byte, a
+ * set bit white), as a fax or JBIG2 scan decodes; `jpeg` is then not used.
  */
-export type ScanPage = { jpeg: Uint8Array; width: number; height: number; layer?: string };
+export type ScanPage = { jpeg: Uint8Array; width: number; height: number; layer?: string; bits?: Uint8Array };
 
 const enc = new TextEncoder();
 
@@ -35,9 +37,12 @@ export function buildScanPdf(pages: ScanPage[]): Uint8Array {
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 ${h}] /Resources << /XObject << /Im0 ${image} 0 R >> /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`,
     ]);
     object(content, [`<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`]);
+    const picture = p.bits
+      ? { dict: '/ColorSpace /DeviceGray /BitsPerComponent 1', data: p.bits }
+      : { dict: '/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode', data: p.jpeg };
     object(image, [
-      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`,
-      p.jpeg,
+      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} ${picture.dict} /Length ${picture.data.length} >>\nstream\n`,
+      picture.data,
       '\nendstream',
     ]);
   });

@@ -55,6 +55,13 @@ export function fileCases(w: ParityWorld): Case[] {
     { name: 'nothing to add', op: 'files.add', input: { paths: [] }, cli: [] },
     { name: 'indexing an unknown id', op: 'files.index', input: { ids: ['nope'] }, cli: ['index', 'nope'] },
     {
+      // docs/OCR.md [O9]: only PDFs and pictures are read by OCR; the world's one file is Markdown.
+      name: 'reading a Markdown file by OCR',
+      op: 'files.index',
+      input: { ids: [fileId], ocr: true },
+      cli: ['index', '--ocr', fileId],
+    },
+    {
       name: 'indexing a section',
       op: 'files.index',
       input: { ids: [w.sectionId] },

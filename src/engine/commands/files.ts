@@ -11,7 +11,9 @@ import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { FilesAdd, FilesIndex, FilesList, FilesUnlock, SampleLoad } from '#shared/api/ops/files.ts';
 import { AppError } from '#shared/errors.ts';
 import { auditFile } from '../audit/index.ts';
+import { setReadByOcr } from '../indexing/read-by-ocr.ts';
 import { listFiles } from '../read/files-list.ts';
+import type { ItemRow } from '../read/items.ts';
 import { visibleRow } from '../read/read.ts';
 import { findRepoRoot } from '../util/repo-root.ts';
 import type { CommandContext } from './types.ts';
@@ -62,13 +64,14 @@ async function indexHere(ctx: CommandContext, ids: readonly string[]): Promise<O
 }
 
 /** Every id named must be a live file the member can see (a section or note is not indexed on its own). */
-function assertFiles(ctx: CommandContext, ids: readonly string[]): void {
+function assertFiles(ctx: CommandContext, ids: readonly string[]): ItemRow[] {
   const scopes = ctx.engine.scopes();
-  for (const id of ids) {
+  return ids.map((id) => {
     const row = visibleRow(ctx.engine.db, id, scopes);
     if (row.storage_kind !== 'file' || row.retired_at !== null)
       throw new AppError('validation-failed', `${id} is not a file (${row.storage_kind}): index its file.`);
-  }
+    return row;
+  });
 }
 
 /**
@@ -89,8 +92,13 @@ async function filesIndex(
   input: ParsedInputOf<typeof FilesIndex>,
 ): Promise<OutputOf<typeof FilesIndex>> {
   const ids = input.ids ?? [];
-  assertFiles(ctx, ids);
-  return indexFiles(ctx, ids);
+  const files = assertFiles(ctx, ids);
+  if (input.ocr === undefined) return indexFiles(ctx, ids);
+  // docs/OCR.md [O9]: how named files are read is set, kept, and they are indexed so at once.
+  if (files.length === 0)
+    throw new AppError('validation-failed', 'Name the files to read by OCR (or back by their text layer).');
+  const reading = setReadByOcr(ctx.engine.db, files, input.ocr);
+  return { ...(await indexFiles(ctx, ids)), reading };
 }
 
 /**

@@ -165,9 +165,10 @@ function originalOf(dir: string, item: ItemLine, n: number): Buffer {
 
 /**
  * An item row's columns as an export carries them: the ones sync carries (src/engine/sync/outbox.ts)
- * and the local index_error; workspace_id is this workspace's, vectors are made again.
+ * and the local index_error and read_by_ocr (docs/OCR.md [O9]; 0 in an export made before it was
+ * kept); workspace_id is this workspace's, vectors are made again.
  */
-const ITEM_COLUMNS = [...SYNC_ITEM_COLUMNS, 'index_error'] as const;
+const ITEM_COLUMNS = [...SYNC_ITEM_COLUMNS, 'index_error', 'read_by_ocr'] as const;
 
 /** An edge's props as the database keeps them: the exact text, or the JSON written back. */
 function propsText(edge: EdgeLine): string | null {
@@ -258,7 +259,7 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
       `INSERT INTO items (workspace_id, ${ITEM_COLUMNS.join(', ')}) VALUES (?, ${ITEM_COLUMNS.map(() => '?').join(', ')})`,
     );
     for (const { value: item } of items) {
-      const values = ITEM_COLUMNS.map((c) => item[c]);
+      const values = ITEM_COLUMNS.map((c) => (c === 'read_by_ocr' ? (item[c] ?? 0) : item[c]));
       const { lastInsertRowid } = insertItem.run(engine.workspaceId, ...values);
       if (isSearchable(item))
         ftsInsert(db, { rowid: Number(lastInsertRowid), label: item.label, body: item.body });

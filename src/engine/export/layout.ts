@@ -48,6 +48,8 @@ export const ItemLineSchema = z
     locator: maybe,
     indexed: int,
     index_error: maybe,
+    /** docs/OCR.md [O9]; absent in exports made before it was kept. */
+    read_by_ocr: int.optional(),
     health: maybe,
     scope: text,
     origin_actor: text,

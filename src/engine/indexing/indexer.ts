@@ -105,6 +105,8 @@ export async function indexFile(
       nameWithFolder(file.label, file.canonical_value),
       {
         ocrLanguages: ocrLanguagesOf(ctx.db),
+        // A file "Read by OCR" is read so on every index of it (docs/OCR.md [O9]).
+        ...(file.read_by_ocr === 1 ? { forceOcr: true } : {}),
         // Each page read is a beat of the job and a step of its progress (docs/OCR.md [O4]).
         ...(onBeat ? { onProgress: (p: PageProgress) => onBeat(p) } : {}),
         ...(password !== undefined ? { password } : {}),

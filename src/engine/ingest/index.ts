@@ -70,6 +70,7 @@ export async function extractFile(
         bytes,
         fileLabel,
         ...(ocr ? { ocr } : {}),
+        ...(opts.forceOcr ? { forceOcr: true } : {}),
         ...(password !== undefined ? { password } : {}),
       },
       opts,
@@ -100,7 +101,11 @@ export async function readWholeText(
   if (format === 'md' || format === 'txt') return readWholeTextFile(bytes);
   guardZip(bytes, format);
   const ocr = opts.ocrLanguages;
-  return (await runInWorker({ op: 'whole', format, bytes, ...(ocr ? { ocr } : {}) }, opts)) as string;
+  const forced = opts.forceOcr ? { forceOcr: true } : {};
+  return (await runInWorker(
+    { op: 'whole', format, bytes, ...(ocr ? { ocr } : {}), ...forced },
+    opts,
+  )) as string;
 }
 
 /** Shut the worker down (tests, process exit). */

@@ -1,8 +1,9 @@
 /**
  * PDF through unpdf (pdf.js): one text per page, flat chunks within each page. Runs in the worker.
- * A page without a text layer is read by OCR from its largest image (docs/OCR.md [O3], [O4]).
+ * A page without a text layer is read by OCR from its largest image (docs/OCR.md [O3], [O4]); in a
+ * file "Read by OCR" every page is, its text layer ignored, and its locators say so (`forced`, [O9]).
  */
-import { extractImages, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 import { AppError } from '#shared/errors.ts';
 import { needsPasswordReason, UNLOCKED_NOTE, WRONG_PASSWORD } from '#shared/password.ts';
 import { pdfPageText } from '#shared/pdf-text.ts';
@@ -11,7 +12,9 @@ import { charChunks, sliceChars } from './char-chunks.ts';
 import { firstDate } from './document-date.ts';
 import { boxOf, type OcrLine, type Rotation } from './ocr.ts';
 import { packagedDataOptions } from './pdf-data.ts';
+import { pageImages } from './pdf-images.ts';
 import { type OcrPage, ocrPage } from './pdf-ocr.ts';
+import './array-buffer-transfer.ts';
 import { flatPieces } from './sections.ts';
 import type { Chunk, Extraction, PageProgress } from './types.ts';
 import { bytesKey, cached, forget, peek } from './worker-cache.ts';
@@ -21,8 +24,10 @@ type PdfMeta = { title: string | null; occurredAt: string | null; datedBy: strin
 /** `ocr[i]` holds the boxes of page i+1's lines when that page was read by OCR, `turns[i]` its turn. */
 /** Told after each page is read, with its number and the page count. */
 type OnPage = (progress: PageProgress) => void;
+/** `forced`: every page was read by OCR, text layers ignored ([O9]). */
 type PdfText = PdfMeta & {
   langs: string;
+  forced: boolean;
   pages: string[];
   ocr: (OcrLine[] | null)[];
   turns: (Rotation | null)[];
@@ -170,41 +175,53 @@ async function withPdf<T>(
   }
 }
 
-/** With no OCR languages (null) a page is its text layer only; else [O3] decides whether to OCR it. */
+/**
+ * With no OCR languages (null) a page is its text layer only; else [O3] decides whether to OCR it,
+ * or, `forced`, it is OCR'd whatever its layer holds ([O9]).
+ */
 async function pageContent(
   doc: PdfDoc,
   page: number,
   langs: string[] | null,
   turn?: Rotation,
+  forced = false,
 ): Promise<OcrPage> {
   const layer = await pageText(doc, page);
   if (!langs) return { text: layer, lines: null, turn: null, note: null };
-  return ocrPage(layer, () => extractImages(doc, page), langs, page, turn);
+  return ocrPage(layer, () => pageImages(doc, page), langs, page, turn, forced);
 }
 
-function allPages(langs: string[], onPage?: OnPage) {
+function allPages(langs: string[], forced: boolean, onPage?: OnPage) {
   return async (doc: PdfDoc): Promise<PdfText> => {
     const pages: string[] = [];
     const ocr: (OcrLine[] | null)[] = [];
     const turns: (Rotation | null)[] = [];
     const notes: string[] = [];
     for (let p = 1; p <= doc.numPages; p++) {
-      const got = await pageContent(doc, p, langs);
+      const got = await pageContent(doc, p, langs, undefined, forced);
       pages.push(got.text);
       ocr.push(got.lines);
       turns.push(got.turn);
       if (got.note) notes.push(got.note);
       onPage?.({ page: p, pages: doc.numPages });
     }
-    return { langs: langs.join('+'), pages, ocr, turns, notes, ...(await metadata(doc)) };
+    return { langs: langs.join('+'), forced, pages, ocr, turns, notes, ...(await metadata(doc)) };
   };
 }
 
-/** One cache entry per document, made with one set of OCR languages (its `langs`). */
-function readPdf(bytes: Uint8Array, langs: string[], onPage?: OnPage): Promise<PdfText> {
-  const key = bytesKey('pdf', bytes);
+/**
+ * The cache key of a document's text: one read by OCR ([O9]) is another entry than the one read
+ * as [O3] decides, so neither is ever taken for the other.
+ */
+function pdfKey(bytes: Uint8Array, forced: boolean): string {
+  return bytesKey(forced ? 'pdf-forced-ocr' : 'pdf', bytes);
+}
+
+/** One cache entry per document and reading, made with one set of OCR languages (its `langs`). */
+function readPdf(bytes: Uint8Array, langs: string[], forced: boolean, onPage?: OnPage): Promise<PdfText> {
+  const key = pdfKey(bytes, forced);
   if (peek<PdfText>(key)?.langs !== langs.join('+')) forget(key);
-  return cached(key, () => withPdf(bytes, allPages(langs, onPage)));
+  return cached(key, () => withPdf(bytes, allPages(langs, forced, onPage)));
 }
 
 /**
@@ -215,10 +232,11 @@ function readPdf(bytes: Uint8Array, langs: string[], onPage?: OnPage): Promise<P
 async function readLockedPdf(
   bytes: Uint8Array,
   langs: string[],
+  forced: boolean,
   unlock: { password: string; fileLabel: string },
   onPage?: OnPage,
 ): Promise<PdfText> {
-  const read = allPages(langs, onPage);
+  const read = allPages(langs, forced, onPage);
   return withPdf(
     bytes,
     async (doc, unlocked) => {
@@ -231,22 +249,26 @@ async function readLockedPdf(
 
 /**
  * Reading one locator back opens the document for that page only, unless it was just extracted.
- * An OCR'd page is read once, at the turn its locator recorded ([O8]).
+ * An OCR'd page is read once, at the turn its locator recorded ([O8]); a `forced` one is OCR'd
+ * again whatever its layer holds ([O9]).
  */
 async function readPage(
   bytes: Uint8Array,
   page: number,
   langs: string[] | null,
   turn?: Rotation,
+  forced = false,
 ): Promise<string> {
-  const hit = peek<PdfText>(bytesKey('pdf', bytes));
+  const hit = peek<PdfText>(pdfKey(bytes, forced));
   // A locator without `ocr` names a page that was not OCR'd: any entry whose page was not either.
   const sameTurn = turn === undefined || (hit?.turns[page - 1] ?? turn) === turn;
   const fits =
     hit && (langs ? hit.langs === langs.join('+') && sameTurn : (hit.ocr[page - 1] ?? null) === null);
   if (hit && fits) return hit.pages[page - 1] ?? missingPage(page, hit.pages.length);
   const got = await withPdf(bytes, (doc) =>
-    page >= 1 && page <= doc.numPages ? pageContent(doc, page, langs, turn) : missingPage(page, doc.numPages),
+    page >= 1 && page <= doc.numPages
+      ? pageContent(doc, page, langs, turn, forced)
+      : missingPage(page, doc.numPages),
   );
   return got.text;
 }
@@ -260,22 +282,37 @@ function pageChunks(
   text: string,
   page: number,
   fileLabel: string,
-  read: { lines: OcrLine[] | null; turn: Rotation | null },
+  read: { lines: OcrLine[] | null; turn: Rotation | null; forced: boolean },
   langs: string,
 ): Chunk[] {
   const pieces = flatPieces(text, `p${page}`, `${fileLabel}, page ${page}`);
   const { lines: ocr, turn } = read;
+  const forced = read.forced ? { forced: true as const } : {};
   return charChunks(text, pieces, (charStart, charEnd, lines): Locator => {
     if (!ocr) return { type: 'pdf', page, charStart, charEnd, ...lines };
     const bbox = boxOf(ocr, charStart, charEnd);
     const at = turn === null ? {} : { turn };
-    return { type: 'pdf', page, charStart, charEnd, ...lines, ...(bbox ? { bbox } : {}), ocr: langs, ...at };
+    return {
+      type: 'pdf',
+      page,
+      charStart,
+      charEnd,
+      ...lines,
+      ...(bbox ? { bbox } : {}),
+      ocr: langs,
+      ...at,
+      ...forced,
+    };
   });
 }
 
 function healthOf(pdf: PdfText, chunks: Chunk[]): string[] {
   const read = pdf.ocr.filter((l) => l !== null).length;
-  const notes = read > 0 ? [`${read} of ${pdf.pages.length} pages read by OCR`, ...pdf.notes] : pdf.notes;
+  const how = pdf.forced ? ', text layers ignored (read by OCR)' : '';
+  const notes =
+    read > 0 || pdf.forced
+      ? [`${read} of ${pdf.pages.length} pages read by OCR${how}`, ...pdf.notes]
+      : pdf.notes;
   if (pdf.pages.length > 0 && chunks.length === 0) {
     const why =
       read > 0 ? 'no text layer, and OCR found no text' : 'no text layer and no scanned image to read';
@@ -291,15 +328,19 @@ export async function extractPdf(
   langs: string[],
   onPage?: OnPage,
   password?: string,
+  forced = false,
 ): Promise<Extraction> {
   const pdf =
     password === undefined
-      ? await readPdf(bytes, langs, onPage)
-      : await readLockedPdf(bytes, langs, { password, fileLabel }, onPage);
+      ? await readPdf(bytes, langs, forced, onPage)
+      : await readLockedPdf(bytes, langs, forced, { password, fileLabel }, onPage);
   const ocr = langs.join('+');
-  const chunks = pdf.pages.flatMap((text, i) =>
-    pageChunks(text, i + 1, fileLabel, { lines: pdf.ocr[i] ?? null, turn: pdf.turns[i] ?? null }, ocr),
-  );
+  const chunks = pdf.pages.flatMap((text, i) => {
+    const lines = pdf.ocr[i] ?? null;
+    // A page of a forced reading that kept its layer (no image to read) is a plain page.
+    const read = { lines, turn: pdf.turns[i] ?? null, forced: pdf.forced && lines !== null };
+    return pageChunks(text, i + 1, fileLabel, read, ocr);
+  });
   return {
     title: pdf.title,
     occurredAt: pdf.occurredAt,
@@ -312,12 +353,13 @@ export async function extractPdf(
 export async function readPdfLocator(bytes: Uint8Array, locator: Locator): Promise<string> {
   if (locator.type !== 'pdf')
     throw new AppError('validation-failed', `a ${locator.type} locator cannot point into a PDF`);
-  const text = await readPage(bytes, locator.page, locator.ocr ? locator.ocr.split('+') : null, locator.turn);
+  const langs = locator.ocr ? locator.ocr.split('+') : null;
+  const text = await readPage(bytes, locator.page, langs, locator.turn, locator.forced === true);
   return sliceChars(text, locator.charStart, locator.charEnd, `page ${locator.page}`);
 }
 
-/** Every page's text, pages separated by a blank line. */
-export async function pdfWholeText(bytes: Uint8Array, langs: string[]): Promise<string> {
-  const pdf = await readPdf(bytes, langs);
+/** Every page's text, pages separated by a blank line; `forced`: as a file read by OCR has it ([O9]). */
+export async function pdfWholeText(bytes: Uint8Array, langs: string[], forced = false): Promise<string> {
+  const pdf = await readPdf(bytes, langs, forced);
   return pdf.pages.join('\n\n');
 }

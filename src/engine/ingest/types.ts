@@ -28,7 +28,13 @@ export type ExtractOptions = {
   /** Called as each page of a PDF is read (OCR'd or not), in the calling thread. */
   onProgress?: (progress: PageProgress) => void;
   ocrLanguages?: string[];
+  /**
+   * Read every PDF page by OCR from its largest image, its text layer ignored: the file is "Read by
+   * OCR" (docs/OCR.md [O9]). Pictures are read by OCR anyway; other formats ignore it.
+   */
+  forceOcr?: boolean;
   password?: string;
 };
 
-export type ReadOptions = { timeoutMs?: number; ocrLanguages?: string[] };
+/** `forceOcr`: the whole text as a file read by OCR gives it ([O9]); a locator carries its own mark. */
+export type ReadOptions = { timeoutMs?: number; ocrLanguages?: string[]; forceOcr?: boolean };

@@ -34,7 +34,8 @@ async function handle(
 function parse(req: WorkerRequest, beat: (progress?: PageProgress) => void): Promise<Extraction | string> {
   if (req.op === 'extract') {
     const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
-    if (req.format === 'pdf') return extractPdf(req.bytes, req.fileLabel, langs, beat, req.password);
+    if (req.format === 'pdf')
+      return extractPdf(req.bytes, req.fileLabel, langs, beat, req.password, req.forceOcr === true);
     if (req.format === 'image') return extractImage(req.bytes, req.fileLabel, langs);
     if (req.format === 'docx') return extractDocx(req.bytes, req.fileLabel);
     if (req.format === 'csv') return extractCsv(req.bytes, req.fileLabel);
@@ -44,7 +45,7 @@ function parse(req: WorkerRequest, beat: (progress?: PageProgress) => void): Pro
   }
   if (req.op === 'whole') {
     const langs = req.ocr ?? DEFAULT_OCR_LANGUAGES;
-    if (req.format === 'pdf') return pdfWholeText(req.bytes, langs);
+    if (req.format === 'pdf') return pdfWholeText(req.bytes, langs, req.forceOcr === true);
     if (req.format === 'image') return imageWholeText(req.bytes, langs);
     if (req.format === 'docx') return docxWholeText(req.bytes);
     if (req.format === 'csv') return csvWholeText(req.bytes);

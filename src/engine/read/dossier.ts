@@ -58,6 +58,7 @@ function toItemView(r: ItemRow, health: string[]): ItemView {
     health: health.filter((n) => !isDatedNote(n)),
     reason: r.index_error,
     locator: parseLocator(r.locator),
+    ...(r.storage_kind === 'file' && r.read_by_ocr === 1 ? { readByOcr: true } : {}),
   };
 }
 
@@ -154,6 +155,8 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
       () =>
         readWholeText(engine.blobs.get(blob), file.format as FileFormat, {
           ocrLanguages: ocrLanguagesOf(engine.db),
+          // As the file was indexed: by OCR, its text layer ignored (docs/OCR.md [O9]).
+          forceOcr: file.read_by_ocr === 1,
         }),
       () => indexedText(engine.db, file),
     );

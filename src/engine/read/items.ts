@@ -23,6 +23,8 @@ export type ItemRow = {
   locator: string | null;
   indexed: number;
   index_error: string | null;
+  /** 1: a file read by OCR, its text layers ignored (docs/OCR.md [O9]); local, like index_error. */
+  read_by_ocr: number;
   health: string | null;
   scope: string;
   origin_actor: string;

@@ -95,7 +95,11 @@ async function textOf(
     const text = await lockedOr(
       row,
       () =>
-        readWholeText(blobs.get(row.blob!), row.format as FileFormat, { ocrLanguages: ocrLanguagesOf(db) }),
+        readWholeText(blobs.get(row.blob!), row.format as FileFormat, {
+          ocrLanguages: ocrLanguagesOf(db),
+          // As the file was indexed: by OCR, its text layer ignored (docs/OCR.md [O9]).
+          forceOcr: row.read_by_ocr === 1,
+        }),
       () => indexedText(db, row),
     );
     return { text, firstLine: 1, file: row };

@@ -19,7 +19,10 @@ import { decisionOf, getProposalRow, syncProposalOf } from './proposals.ts';
 
 export type OutboxEntry = { seq: number; opId: string; kind: string; ref: string; hlc: string; body: string };
 
-/** The columns of an item that sync (never local-only ones: index_error, embedded_model, workspace_id). */
+/**
+ * The columns of an item that sync (never local-only ones: index_error, read_by_ocr, embedded_model,
+ * workspace_id). A file read by OCR (docs/OCR.md [O9]) syncs its sections, whose locators say so.
+ */
 export const ITEM_COLUMNS = [
   'id',
   'storage_kind',

@@ -65,6 +65,11 @@ export const IndexAnswerSchema = z.object({
   embedded: z.number().optional(),
   /** Mentions of known entities the audit linked in the files just indexed. */
   mentions: z.number().optional(),
+  /**
+   * With `ocr` (docs/OCR.md [O9]): the files whose reading was set, `ocr` true for read by OCR
+   * from now on, false for back to their text layer.
+   */
+  reading: z.array(z.object({ id: z.string(), label: z.string(), ocr: z.boolean() })).optional(),
 });
 
 /** What unlocking a password-protected file did: it is indexed, with its sections (files.unlock). */

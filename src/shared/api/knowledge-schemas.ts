@@ -75,6 +75,7 @@ const ItemViewSchema = ItemRefSchema.extend({
   health: z.array(z.string()),
   reason: z.string().nullable(),
   locator: LocatorSchema.nullable(),
+  readByOcr: z.literal(true).optional(),
 });
 
 const EntityDossierSchema = z.object({

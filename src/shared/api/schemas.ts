@@ -29,6 +29,8 @@ export const LocatorSchema = z.discriminatedUnion('type', [
     bbox: BboxSchema.optional(),
     ocr: z.string().optional(),
     turn: TurnSchema.optional(),
+    /** docs/OCR.md [O9]: the page was read by OCR because its file is, its text layer ignored. */
+    forced: z.literal(true).optional(),
   }),
   z.object({ type: z.literal('xlsx'), sheet: z.string(), rowStart: z.number(), rowEnd: z.number() }),
   z.object({

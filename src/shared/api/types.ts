@@ -146,6 +146,8 @@ export type ItemView = {
   health: string[];
   reason: string | null;
   locator: Locator | null;
+  /** A file read by OCR, its text layers ignored ("Read by OCR", docs/OCR.md [O9]); absent otherwise. */
+  readByOcr?: true;
 };
 
 export type OutlineEntry = {

@@ -81,10 +81,25 @@ export const FilesAdd = defineOperation({
   notOn: NOT_FOR_AGENTS,
 });
 
+/**
+ * `ocr` (docs/OCR.md [O9]): true reads the named files by OCR, every page of a PDF from its scan with
+ * its text layer ignored (for scans whose text comes out garbled), on this and every later index
+ * of them; false turns that off, back to the text layer. Named files only: PDFs and pictures.
+ */
 export const FilesIndex = defineOperation({
   name: 'files.index',
   summary: 'Index files so they can answer questions (every file not indexed yet, or the named ones)',
-  input: z.object({ ids: z.array(id).max(FILE_LIMITS.idsToIndex).optional() }).strict(),
+  input: z
+    .object({
+      ids: z.array(id).max(FILE_LIMITS.idsToIndex).optional(),
+      ocr: z
+        .boolean()
+        .optional()
+        .describe(
+          'true: read the named files by OCR from now on, text layers ignored (scans whose text comes out garbled); false: back to the text layer',
+        ),
+    })
+    .strict(),
   output: IndexAnswerSchema,
   mutates: true,
   notOn: NOT_FOR_AGENTS,

@@ -1,5 +1,5 @@
 import { FileText, Maximize2, Minimize2, Trash2, X } from 'lucide-react';
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import './dossier.css';
 
 export type DossierHeaderProps = {
@@ -11,6 +11,8 @@ export type DossierHeaderProps = {
   onRemove?: () => void;
   /** The Remove… button, which gets the focus back when its dialog is cancelled. */
   removeRef?: RefObject<HTMLButtonElement | null>;
+  /** What can be done to the file besides removing it: "Read by OCR" on a PDF (docs/OCR.md [O9]). */
+  fileActions?: ReactNode;
 };
 
 /** The item's name, and the buttons that remove it, widen or narrow the pane and close it (also Esc). */
@@ -21,6 +23,7 @@ export function DossierHeader({
   onClose,
   onRemove,
   removeRef,
+  fileActions,
 }: DossierHeaderProps) {
   return (
     <header className="dossier__header">
@@ -31,6 +34,7 @@ export function DossierHeader({
         </h2>
       </div>
       <div className="dossier__actions">
+        {fileActions}
         {onRemove ? (
           <button
             type="button"

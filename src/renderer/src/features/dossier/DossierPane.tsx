@@ -10,6 +10,7 @@ import { DossierBody } from './DossierBody.tsx';
 import { DossierHeader } from './DossierHeader.tsx';
 import { DossierMeta } from './DossierMeta.tsx';
 import { EntityDossier } from './EntityDossier.tsx';
+import { ReadByOcrButton } from './ReadByOcrButton.tsx';
 import './dossier.css';
 
 export type DossierPaneProps = {
@@ -26,6 +27,12 @@ function removableOf(item: ItemView | undefined): RemoveTarget | null {
   if (!item || item.retiredAt !== null || item.origin.source === 'tree') return null;
   if (item.storageKind !== 'file' && item.storageKind !== 'note') return null;
   return { id: item.id, label: item.label, storageKind: item.storageKind };
+}
+
+/** A live PDF file can be read by OCR, its text layer ignored (docs/OCR.md [O9]); not a repository's document. */
+function ocrableOf(item: ItemView | undefined): ItemView | null {
+  if (item?.storageKind !== 'file' || item.format !== 'pdf') return null;
+  return item.retiredAt === null && item.origin.source !== 'tree' ? item : null;
 }
 
 /** The right pane: everything about one item, its outline, and its text with the cited range. */
@@ -49,6 +56,7 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
   const file = current?.file ?? null;
   const fileItem = file ?? item;
   const removable = removableOf(item);
+  const ocrable = ocrableOf(item);
 
   return (
     <aside className={expanded ? 'dossier is-expanded' : 'dossier'} aria-label="Dossier">
@@ -59,6 +67,7 @@ export function DossierPane({ target, expanded, onToggleExpanded }: DossierPaneP
         onClose={app.closeDossier}
         onRemove={removable ? () => setRemoving(removable) : undefined}
         removeRef={removeButton}
+        fileActions={ocrable ? <ReadByOcrButton file={ocrable} onIndexed={dossier.refresh} /> : null}
       />
       {removing ? (
         <RemoveDialog
