@@ -138,7 +138,7 @@ export function unturnBox([x0, y0, x1, y1]: Bbox, rotation: Rotation, width: num
  * OCR of a picture turned `rotation` degrees clockwise, every box given back in the picture's own
  * pixels. Read-back of a locator that records its turn reads once, at that turn ([O8]).
  */
-export async function recognizeTurned(
+async function recognizeTurned(
   png: Buffer,
   langs: string[],
   rotation: Rotation,
@@ -161,7 +161,7 @@ export async function recognizeTurned(
  * turn that reads clearly better (15 points more). Every box is given back in the
  * picture's own pixels. All the tries share the one time bound of a page.
  */
-export async function recognizeUpright(
+async function recognizeUpright(
   png: Buffer,
   langs: string[],
   timeoutMs = OCR_PAGE_TIMEOUT_MS,

@@ -15,7 +15,7 @@ export type LegacyEncoding = OneByteEncoding | CjkEncoding;
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | LegacyEncoding;
 
-export const isOneByteEncoding = (e: TextEncoding): e is OneByteEncoding =>
+const isOneByteEncoding = (e: TextEncoding): e is OneByteEncoding =>
   e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866' || e === 'ibm500';
 
 /** Not UTF-8 or UTF-16/32: the health already says "not UTF-8: decoded as …". */
