@@ -72,6 +72,7 @@ describe('[O9] Read by OCR in the dossier', () => {
     const { app, onIndexed, user } = showButton(file(), t);
     const button = screen.getByRole('button', { name: 'Read by OCR' });
     expect(description(button)).toMatch(/for scans whose text comes out garbled/);
+    expect(description(button)).toMatch(/OCR languages of Settings → Indexing/);
     // From the keyboard: Tab to it, Enter presses it.
     await user.tab();
     expect(document.activeElement).toBe(button);

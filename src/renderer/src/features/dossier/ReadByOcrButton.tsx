@@ -20,7 +20,7 @@ export type ReadByOcrButtonProps = {
 };
 
 const EXPLAIN_ON =
-  'Read every page by OCR from its scan, ignoring the text layer: for scans whose text comes out garbled. Kept for later versions of the file.';
+  "Read every page by OCR from its scan, ignoring the text layer: for scans whose text comes out garbled. It reads in the OCR languages of Settings → Indexing (choose the document's language there first). Kept for later versions of the file.";
 const EXPLAIN_OFF = 'Read by OCR now, text layer ignored. Use the text layer again instead.';
 
 type Busy = { page?: number; pages?: number } | null;
