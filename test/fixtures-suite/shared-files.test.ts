@@ -157,6 +157,11 @@ describe.runIf(existsSync(FIXTURES))('real-world fixtures', () => {
     expect(ebcdic).toContain('IntelliStation POWER');
   });
 
+  it('[R7] Arabic that a PDF gives as presentation forms is found by its letters (docs/RETRIEVAL.md)', async () => {
+    const found = await engine.search('العربية', { k: 3, mode: 'keyword' });
+    expect(found.hits.map((h) => h.citation?.fileLabel ?? h.label)).toContain('pdfjs-ArabicCIDTrueType.pdf');
+  });
+
   it('[F21] a Word document made of an embedded HTML page is read (docs/FORMATS.md)', () => {
     expect(outcome.get('tika-testAltChunkHTML.docx')).toMatch(/^indexed/);
     const text = sectionsOf('tika-testAltChunkHTML.docx')

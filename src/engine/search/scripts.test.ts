@@ -4,10 +4,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as migrateScripts } from '../db/migrations/0024-fts-scripts.ts';
+import { run as migrateCompat } from '../db/migrations/0026-fts-compat.ts';
 import type { Engine } from '../engine.ts';
 import { indexedWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
 import { ftsQuery, queryTerms } from './keyword.ts';
-import { indexText } from './scripts.ts';
+import { compatFolded, indexText, indexTextBefore0026 } from './scripts.ts';
 
 let ws: TestWorkspace;
 afterEach(async () => ws?.cleanup());
@@ -23,6 +24,23 @@ async function indexed(files: Record<string, string>): Promise<Engine> {
   const made = await indexedWorkspace(files);
   ws = made.ws;
   return made.engine;
+}
+
+/** Puts every indexed row back into the full-text index spelt as an earlier version spelt it. */
+function respellIndex(engine: Engine, spell: (text: string) => string): void {
+  const rows = engine.db.prepare('SELECT rowid, label, body FROM items WHERE indexed = 1').all() as {
+    rowid: number;
+    label: string;
+    body: string;
+  }[];
+  for (const r of rows) {
+    engine.db
+      .prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)")
+      .run(r.rowid, indexText(r.label), indexText(r.body));
+    engine.db
+      .prepare('INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)')
+      .run(r.rowid, spell(r.label), spell(r.body));
+  }
 }
 
 const found = async (engine: Engine, question: string) =>
@@ -86,22 +104,51 @@ describe('[R7] text without spaces between words', () => {
 
   it('re-indexes rows that an earlier version indexed as written (migration 0024)', async () => {
     const engine = await indexed({ 'exceljs-zh.md': EXCELJS_ZH });
-    const rows = engine.db.prepare('SELECT rowid, label, body FROM items WHERE indexed = 1').all() as {
-      rowid: number;
-      label: string;
-      body: string;
-    }[];
     // As before: the text itself in the index.
-    for (const r of rows) {
-      engine.db
-        .prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, ?, ?)")
-        .run(r.rowid, indexText(r.label), indexText(r.body));
-      engine.db
-        .prepare('INSERT INTO items_fts (rowid, label, body) VALUES (?, ?, ?)')
-        .run(r.rowid, r.label, r.body);
-    }
+    respellIndex(engine, (t) => t);
     expect(await found(engine, '合并单元格')).toEqual([]);
+    // 0024 spells rows as it did then; 0026 (below) does the rest.
     engine.db.transaction(() => migrateScripts(engine.db))();
     expect(await found(engine, '合并单元格')).toEqual(['exceljs-zh.md']);
+  });
+
+  describe('presentation and width forms', () => {
+    // What pdf.js gives for Arabic set in a CID font: presentation forms, not letters.
+    const ARABIC_PDF = 'اﻟﻌﺮﺑﻴﺔ اﻟﺨﻄﻮط اﻧﻮاع';
+    const FULLWIDTH = '# 経費精算\n\nＣＳＶファイルで月末までに提出。ｶﾞｲﾄﾞを参照。ﬁnal ２０２４年';
+
+    it('reads them as NFKC makes them, and leaves other text as it is', () => {
+      expect(compatFolded(ARABIC_PDF)).toBe('العربية الخطوط انواع');
+      expect(compatFolded('ＣＳＶ ｶﾞｲﾄﾞ ﬁnal ２０２４')).toBe('CSV ガイド final 2024');
+      expect(compatFolded('Plain ½ text')).toBe('Plain ½ text');
+      expect(queryTerms('ＣＳＶ')).toEqual(['csv']);
+    });
+
+    it('finds Arabic from a PDF by its letters, and fullwidth Latin by plain letters', async () => {
+      const engine = await indexed({
+        'arabic.md': `# خطوط\n\n${ARABIC_PDF}`,
+        'keihi.md': FULLWIDTH,
+        'other.md': '# Other\n\nNothing.',
+      });
+      expect(await found(engine, 'الخطوط')).toEqual(['خطوط']);
+      expect(await found(engine, 'csv')).toEqual(['経費精算']);
+      expect(await found(engine, 'ガイド')).toEqual(['経費精算']);
+      expect(await found(engine, 'final 2024')).toEqual(['経費精算']);
+    });
+
+    it('re-indexes rows indexed before as written, taking each out as it was (migration 0026)', async () => {
+      const engine = await indexed({ 'keihi.md': FULLWIDTH });
+      // As 0024 left them: pairs and ß, no folding of these forms.
+      respellIndex(engine, indexTextBefore0026);
+      expect(await found(engine, 'csv')).toEqual([]);
+      engine.db.transaction(() => migrateCompat(engine.db))();
+      expect(await found(engine, 'csv')).toEqual(['経費精算']);
+      engine.db.exec("INSERT INTO items_fts (items_fts, rank) VALUES ('integrity-check', 0)");
+      // A changed file is then taken out with the text it was put back with.
+      ws.write('keihi.md', '# 経費精算\n\n廃止されました。');
+      await engine.add([`${ws.files}/keihi.md`]);
+      await engine.index();
+      expect(await found(engine, 'csv')).toEqual([]);
+    });
   });
 });

@@ -44,10 +44,31 @@ function pairs(run: string): string[] {
   return chars.length === 1 ? chars : [...charPairs(chars), chars.at(-1) as string];
 }
 
-/** What the full-text index holds for a label or body: the text itself when it has neither. */
-export function indexText(text: string): string {
+/**
+ * Presentation and width forms ([R7] in docs/RETRIEVAL.md): ligatures (ﬁ), Arabic presentation
+ * forms (what PDFs of Arabic text give: ﻟﻌﺮﺑﻴﺔ), fullwidth Latin and digits (ＣＳＶ, common in
+ * Japanese text) and halfwidth katakana (ｶﾞ). Each run of them is read as NFKC makes it (ﻟﻌﺮﺑﻴﺔ ->
+ * لعربية, ＣＳＶ -> CSV, ｶﾞ -> ガ), in the index and in questions alike.
+ */
+const COMPAT = /[\ufb00-\ufdff\ufe70-\ufeff\uff00-\uffef]+/gu;
+
+export function compatFolded(text: string): string {
+  COMPAT.lastIndex = 0;
+  return COMPAT.test(text) ? text.replace(COMPAT, (run) => run.normalize('NFKC')) : text;
+}
+
+/**
+ * What the full-text index held for a label or body from migration 0024 until 0026: runs as
+ * pairs and ß as ss, not compatFolded. Migration 0026 takes rows out with it; nothing else uses it.
+ */
+export function indexTextBefore0026(text: string): string {
   if (!ANY.test(text)) return text;
   return text.replace(/[ßẞ]/g, 'ss').replace(RUN, (run) => ` ${pairs(run).join(' ')} `);
+}
+
+/** What the full-text index holds for a label or body: the text itself when it has none of these. */
+export function indexText(text: string): string {
+  return indexTextBefore0026(compatFolded(text));
 }
 
 /** True when a query word is written in one of these scripts. */
@@ -94,8 +115,9 @@ export function runWords(run: string): string[] {
   return words;
 }
 
-/** Splits runs off the words around them ("API文档" -> "API 文档"), as the index does. */
-export function spaceRuns(text: string): string {
+/** Splits runs off the words around them ("API文档" -> "API 文档"), folded as the index is. */
+export function spaceRuns(raw: string): string {
+  const text = compatFolded(raw);
   if (!ANY.test(text)) return text;
   return text.replace(/[ßẞ]/g, 'ss').replace(RUN, (run) => ` ${run} `);
 }

@@ -3,9 +3,11 @@
  * ([R7] in docs/RETRIEVAL.md, src/engine/search/scripts.ts). Rows indexed before hold such text
  * as it was written: each is taken out with that text and put back as the index now holds it, in
  * this migration's transaction. Rows without such text are the same either way and untouched.
+ * The spelling is the one of this migration's time (0026 changed it again, and takes rows out
+ * with this one).
  */
 import type Database from 'better-sqlite3';
-import { indexText } from '../../search/scripts.ts';
+import { indexTextBefore0026 as indexText } from '../../search/scripts.ts';
 
 export const sql = '';
 
