@@ -100,8 +100,29 @@ function isValidUtf8(bytes: Uint8Array): boolean {
   }
 }
 
+/** A cheap fingerprint so a cached detection is not reused for a buffer whose content was replaced. */
+function fingerprint(bytes: Uint8Array): string {
+  const step = Math.max(1, Math.floor(bytes.length / 64));
+  let s = `${bytes.length}:`;
+  for (let i = 0; i < bytes.length; i += step) s += bytes[i]!.toString(16);
+  return s;
+}
+
+// Detecting validates the whole file as UTF-8 and may run the legacy detectors (tens of ms);
+// reading back every chunk of a file would repeat that, so detections are remembered per buffer.
+const detections = new WeakMap<Uint8Array, { print: string; info: EncodingInfo }>();
+
 /** Decides the encoding; throws 'refused' for binary content. */
 export function detectEncoding(bytes: Uint8Array): EncodingInfo {
+  const print = fingerprint(bytes);
+  const hit = detections.get(bytes);
+  if (hit && hit.print === print) return hit.info;
+  const info = detect(bytes);
+  detections.set(bytes, { print, info });
+  return info;
+}
+
+function detect(bytes: Uint8Array): EncodingInfo {
   const bom = fromBom(bytes);
   if (bom && bom.encoding !== 'utf-8') return bom;
   const dataStart = bom ? 3 : 0;
@@ -145,24 +166,23 @@ const UPPER = /\p{Lu}/u;
 function plausibility(text: string): number {
   let score = 0;
   for (const word of text.split(/[^\p{L}\x80-\uffff]+/u)) {
+    if (!NON_ASCII.test(word)) continue;
     let high = 0;
     let symbols = 0;
     let latin = 0;
     let plain = 0;
     let cyrillic = 0;
     let camel = false;
-    let previous = '';
+    let previousLower = false;
     for (const c of word) {
-      const code = c.codePointAt(0) ?? 0;
-      if (code >= 0x80) {
-        high++;
-        if (!LETTER.test(c)) symbols++;
-      }
-      if (code < 0x80 && LETTER.test(c)) plain++;
-      if (LATIN.test(c)) latin++;
-      else if (CYRILLIC.test(c)) cyrillic++;
-      if (previous && LOWER.test(previous) && UPPER.test(c)) camel = true;
-      previous = c;
+      const k = kindOf(c);
+      if (k & HIGH) high++;
+      if ((k & HIGH) !== 0 && (k & LETTER_BIT) === 0) symbols++;
+      if ((k & HIGH) === 0 && (k & LETTER_BIT) !== 0) plain++;
+      if (k & LATIN_BIT) latin++;
+      else if (k & CYRILLIC_BIT) cyrillic++;
+      if (previousLower && k & UPPER_BIT) camel = true;
+      previousLower = (k & LOWER_BIT) !== 0;
     }
     if (high === 0) continue;
     // Mixed scripts is the surest sign of a wrong reading: it weighs three times.
@@ -171,6 +191,30 @@ function plausibility(text: string): number {
     else score += high - 2 * symbols;
   }
   return score;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const HIGH = 1;
+const LETTER_BIT = 2;
+const LATIN_BIT = 4;
+const CYRILLIC_BIT = 8;
+const LOWER_BIT = 16;
+const UPPER_BIT = 32;
+/** What each character is, worked out once: a text has few distinct characters. */
+const kinds = new Map<string, number>();
+function kindOf(c: string): number {
+  let k = kinds.get(c);
+  if (k === undefined) {
+    k =
+      ((c.codePointAt(0) ?? 0) >= 0x80 ? HIGH : 0) |
+      (LETTER.test(c) ? LETTER_BIT : 0) |
+      (LATIN.test(c) ? LATIN_BIT : 0) |
+      (CYRILLIC.test(c) ? CYRILLIC_BIT : 0) |
+      (LOWER.test(c) ? LOWER_BIT : 0) |
+      (UPPER.test(c) ? UPPER_BIT : 0);
+    if (kinds.size < 4096) kinds.set(c, k);
+  }
+  return k;
 }
 
 const EBCDIC_MIN_PLAIN = 0.6;

@@ -9,7 +9,6 @@ import {
   decodeBytes,
   decodeText,
   detectEncoding,
-  type EncodingInfo,
   isLegacyEncoding,
 } from './text-decode.ts';
 import type { Chunk, Extraction } from './types.ts';
@@ -59,32 +58,11 @@ export function extractPlainText(bytes: Uint8Array, fileLabel: string): Extracti
   return { title: null, occurredAt: null, datedBy: null, health, chunks };
 }
 
-/** A cheap fingerprint so a cached detection is not reused for a buffer whose content was replaced. */
-function fingerprint(bytes: Uint8Array): string {
-  const step = Math.max(1, Math.floor(bytes.length / 64));
-  let s = `${bytes.length}:`;
-  for (let i = 0; i < bytes.length; i += step) s += bytes[i]!.toString(16);
-  return s;
-}
-
-// Re-detecting validates the whole file as UTF-8; reading back every chunk of a 3 MB file would
-// repeat that thousands of times, so detections are remembered per buffer object.
-const detections = new WeakMap<Uint8Array, { print: string; info: EncodingInfo }>();
-
-function encodingOf(bytes: Uint8Array): EncodingInfo {
-  const print = fingerprint(bytes);
-  const hit = detections.get(bytes);
-  if (hit && hit.print === print) return hit.info;
-  const info = detectEncoding(bytes);
-  detections.set(bytes, { print, info });
-  return info;
-}
-
 /** Slices the raw bytes and decodes them with the encoding re-detected from the whole file. */
 export function readTextLocator(bytes: Uint8Array, locator: Locator): string {
   if (locator.type !== 'text')
     throw new AppError('validation-failed', `a ${locator.type} locator cannot point into a text file`);
-  const info = encodingOf(bytes);
+  const info = detectEncoding(bytes);
   const { byteStart, byteEnd } = locator;
   if (!(byteStart >= info.dataStart && byteStart < byteEnd && byteEnd <= info.dataEnd)) {
     throw new AppError(
