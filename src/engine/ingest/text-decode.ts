@@ -193,7 +193,7 @@ function plausibility(text: string): number {
   return score;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const HIGH = 1;
 const LETTER_BIT = 2;
 const LATIN_BIT = 4;
