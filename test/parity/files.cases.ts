@@ -55,7 +55,7 @@ export function fileCases(w: ParityWorld): Case[] {
     { name: 'nothing to add', op: 'files.add', input: { paths: [] }, cli: [] },
     { name: 'indexing an unknown id', op: 'files.index', input: { ids: ['nope'] }, cli: ['index', 'nope'] },
     {
-      // docs/OCR.md [O9]: only PDFs and pictures are read by OCR; the world's one file is Markdown.
+      // docs/OCR.md [O9]: only PDFs are read by OCR on request; the world's one file is Markdown.
       name: 'reading a Markdown file by OCR',
       op: 'files.index',
       input: { ids: [fileId], ocr: true },

@@ -101,7 +101,7 @@ describe('[O9] files.index with ocr: a file read by OCR, kept, and turned off', 
     await readsBack(id);
   }, 240_000);
 
-  it('needs named files, and only PDFs and pictures are read by OCR', async () => {
+  it('needs named files, and only PDFs are read by OCR on request', async () => {
     const [note] = (await engine.add([ws.write('note.md', '# A note\n\nPlain words.')])).added;
     await expect(call('files.index', { ocr: true })).rejects.toMatchObject({ code: 'validation-failed' });
     await expect(call('files.index', { ids: [], ocr: false })).rejects.toMatchObject({
@@ -109,7 +109,7 @@ describe('[O9] files.index with ocr: a file read by OCR, kept, and turned off', 
     });
     await expect(call('files.index', { ids: [note!.id], ocr: true })).rejects.toMatchObject({
       code: 'validation-failed',
-      message: expect.stringContaining('note.md is not a PDF or a picture'),
+      message: expect.stringContaining('note.md is not a PDF'),
     });
     const row = engine.db.prepare('SELECT read_by_ocr FROM items WHERE id = ?').get(note!.id);
     expect(row).toEqual({ read_by_ocr: 0 });

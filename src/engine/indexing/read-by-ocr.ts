@@ -7,18 +7,19 @@ import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { ItemRow } from '../read/items.ts';
 
-/** The formats OCR reads: a PDF's scanned pages, and pictures (which are read by OCR anyway). */
-const OCR_FORMATS = new Set(['pdf', 'image']);
 
 export type Reading = { id: string; label: string; ocr: boolean };
 
-/** Sets how the named files are read; every one must be a PDF or a picture (checked before any is set). */
+/**
+ * Sets how the named files are read; every one must be a PDF (checked before any is set): a picture
+ * is read by OCR anyway, so the choice would change nothing for it.
+ */
 export function setReadByOcr(db: Db, files: readonly ItemRow[], ocr: boolean): Reading[] {
   for (const f of files) {
-    if (!OCR_FORMATS.has(f.format ?? '')) {
+    if (f.format !== 'pdf') {
       throw new AppError(
         'validation-failed',
-        `${f.label} is not a PDF or a picture (${f.format ?? 'no format'}): only those are read by OCR.`,
+        `${f.label} is not a PDF (${f.format ?? 'no format'}): only a PDF's text layer can be set aside for OCR.`,
       );
     }
   }

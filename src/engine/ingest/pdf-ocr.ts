@@ -16,17 +16,8 @@ const MIN_IMAGE_SIDE = 32;
 
 type Images = PageImage[];
 type Image = PageImage;
-/**
- * `turn` is the turn the OCR was read at ([O8]); null when the page kept its layer. `forced`: read
- * by OCR because its file is read by OCR ([O9]), its layer ignored.
- */
-export type OcrPage = {
-  text: string;
-  lines: OcrLine[] | null;
-  turn: Rotation | null;
-  note: string | null;
-  forced?: true;
-};
+/** `turn` is the turn the OCR was read at ([O8]); null when the page kept its layer. */
+export type OcrPage = { text: string; lines: OcrLine[] | null; turn: Rotation | null; note: string | null };
 
 function largest(images: Images): Image | null {
   let best: Image | null = null;
@@ -76,13 +67,7 @@ export async function ocrPage(
     const note = read.rotation
       ? `page ${page}: the scan lies turned; read turned ${read.rotation}° clockwise`
       : null;
-    return {
-      text: head + read.text,
-      lines,
-      turn: read.rotation,
-      note,
-      ...(forced ? { forced: true as const } : {}),
-    };
+    return { text: head + read.text, lines, turn: read.rotation, note };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'refused') throw err;
     return { ...kept, note: `page ${page}: OCR failed (${reasonOf(err)}); skipped` };

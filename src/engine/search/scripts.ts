@@ -51,10 +51,10 @@ function pairs(run: string): string[] {
  * لعربية, ＣＳＶ -> CSV, ｶﾞ -> ガ), in the index and in questions alike.
  */
 const COMPAT = /[\ufb00-\ufdff\ufe70-\ufeff\uff00-\uffef]+/gu;
+const HAS_COMPAT = /[\ufb00-\ufdff\ufe70-\ufeff\uff00-\uffef]/u;
 
 export function compatFolded(text: string): string {
-  COMPAT.lastIndex = 0;
-  return COMPAT.test(text) ? text.replace(COMPAT, (run) => run.normalize('NFKC')) : text;
+  return HAS_COMPAT.test(text) ? text.replace(COMPAT, (run) => run.normalize('NFKC')) : text;
 }
 
 /**

@@ -84,7 +84,7 @@ export const FilesAdd = defineOperation({
 /**
  * `ocr` (docs/OCR.md [O9]): true reads the named files by OCR, every page of a PDF from its scan with
  * its text layer ignored (for scans whose text comes out garbled), on this and every later index
- * of them; false turns that off, back to the text layer. Named files only: PDFs and pictures.
+ * of them; false turns that off, back to the text layer. Named PDFs only (a picture is read by OCR anyway).
  */
 export const FilesIndex = defineOperation({
   name: 'files.index',
