@@ -7,7 +7,6 @@ import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { ItemRow } from '../read/items.ts';
 
-
 export type Reading = { id: string; label: string; ocr: boolean };
 
 /**
