@@ -8,7 +8,18 @@
  * TextDecoder, so the text and its byte offsets agree by construction, and a slice that starts
  * on a character reads back exactly what extraction read there.
  */
-import jschardet from 'jschardet';
+import { createRequire } from 'node:module';
+
+/**
+ * jschardet takes tens of milliseconds to load, and most processes (an agent's MCP server, a
+ * one-shot CLI command) never meet a file that is not UTF-8: it is loaded on the first one.
+ */
+const fromHere = createRequire(import.meta.url);
+let detector: typeof import('jschardet') | null = null;
+const jschardet = () => {
+  detector ??= fromHere('jschardet') as typeof import('jschardet');
+  return detector;
+};
 
 export type CjkEncoding = 'shift_jis' | 'euc-jp' | 'gb18030' | 'big5' | 'euc-kr';
 
@@ -110,7 +121,7 @@ export function likeliestCjk(bytes: Uint8Array): CjkEncoding | null {
   let high = 0;
   for (const b of sample) if (b >= 0x80) high++;
   if (high < sample.length * MIN_HIGH_SHARE) return null;
-  const [first] = jschardet.detectAll(Buffer.from(sample).toString('latin1'));
+  const [first] = jschardet().detectAll(Buffer.from(sample).toString('latin1'));
   const encoding = first ? FROM_DETECTOR[first.encoding.toUpperCase()] : undefined;
   if (!encoding || !first || first.confidence < MIN_CONFIDENCE) return null;
   const text = decoderFor(encoding).decode(sample);
