@@ -23,6 +23,11 @@ export type EmbeddingModelChoice = keyof typeof EMBEDDING_MODELS;
 export const EMBEDDING_MODEL_CHOICES = Object.keys(EMBEDDING_MODELS) as EmbeddingModelChoice[];
 export const STREAM_ROWS = 50;
 export const RRF_K = 60;
+/**
+ * What a keyword match of a whole file's row (its title and opening) votes in the fusion, against
+ * 1 for a section's ([R10] in docs/RETRIEVAL.md).
+ */
+export const KEYWORD_FILE_VOTE = 0.5;
 export const FRESHNESS_HALF_LIFE_DAYS = 90;
 export const FRESHNESS_FLOOR = 0.25;
 export const SEARCH_K_DEFAULT = 5;

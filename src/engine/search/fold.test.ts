@@ -149,3 +149,25 @@ describe('[R5] titles a person can tell apart', () => {
     expect(go?.label).toBe('Decision: adopt Go');
   });
 });
+
+describe('[R10] a keyword match of a file row votes less than a passage', () => {
+  it('a file whose words are only scattered over its short sections does not push out a passage that holds them all', async () => {
+    // Each of "titles.md"'s sections holds one word of the question, so only its row (title and
+    // opening) holds them all; the other two hold them in one section past their opening.
+    const engine = await indexed({
+      'titles.md':
+        '# Titles\n\n## Buddy\n\nA buddy.\n\n## Assigned\n\nRoles get assigned.\n\n## New hire\n\nA new hire title.\n',
+      'faq.md': ['# FAQ', ...filler('parking', 6), '## Onboarding\n\nA new hire is assigned a buddy.'].join(
+        '\n\n',
+      ),
+      'guide.md': [
+        '# Guide',
+        ...filler('laptops', 6),
+        '## First days\n\nEvery new hire is assigned a buddy from another team, who meets them on the first morning and shows them around.',
+      ].join('\n\n'),
+    });
+    const { hits } = await engine.search('new hire buddy assigned', { k: 3, maxK: 100, mode: 'keyword' });
+    expect(hits.map((h) => h.citation?.fileLabel)).toEqual(['FAQ', 'Guide', 'Titles']);
+    expect(hits[1]?.body).toContain('assigned a buddy from another team');
+  });
+});

@@ -21,6 +21,20 @@ describe('reciprocal rank fusion', () => {
     expect(scores.get('both')!).toBeGreaterThan(scores.get('solo')!);
   });
 
+  it('a list with a weight votes that share of 1/(60+rank) ([R10])', () => {
+    const scores = fuseRanks(
+      [
+        ['file', 'x'],
+        ['y', 'section'],
+      ],
+      60,
+      [0.5],
+    );
+    expect(scores.get('file')).toBeCloseTo(0.5 / 61, 12);
+    expect(scores.get('section')).toBeCloseTo(1 / 62, 12);
+    expect(scores.get('section')!).toBeGreaterThan(scores.get('file')!);
+  });
+
   it('rank 10 votes 1/70', () => {
     const list = Array.from({ length: 10 }, (_, i) => i);
     expect(fuseRanks([list]).get(9)).toBeCloseTo(1 / 70, 12);

@@ -1,12 +1,20 @@
 /** Reciprocal rank fusion and freshness ([Q1] in docs/PRODUCT.md). Pure arithmetic, no score scaling. */
 import { FRESHNESS_FLOOR, FRESHNESS_HALF_LIFE_DAYS, RRF_K } from '#shared/constants.ts';
 
-/** Each list votes 1 / (60 + rank) for each of its entries (rank 1-based); votes add up. */
-export function fuseRanks<T>(lists: readonly (readonly T[])[], k = RRF_K): Map<T, number> {
+/**
+ * Each list votes 1 / (60 + rank) for each of its entries (rank 1-based), times its weight (1
+ * unless `weights` says otherwise, in the lists' order); votes add up.
+ */
+export function fuseRanks<T>(
+  lists: readonly (readonly T[])[],
+  k = RRF_K,
+  weights: readonly number[] = [],
+): Map<T, number> {
   const scores = new Map<T, number>();
-  for (const list of lists) {
+  for (const [at, list] of lists.entries()) {
+    const weight = weights[at] ?? 1;
     list.forEach((key, index) => {
-      scores.set(key, (scores.get(key) ?? 0) + 1 / (k + index + 1));
+      scores.set(key, (scores.get(key) ?? 0) + weight / (k + index + 1));
     });
   }
   return scores;

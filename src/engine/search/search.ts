@@ -3,7 +3,13 @@
  * 50 rows each, each filtered by the caller's scopes INSIDE its query, before ranking. Fused with
  * reciprocal rank fusion, then weighted by freshness. Every hit carries its citation.
  */
-import { BODY_MAX_CHARS, SEARCH_K_DEFAULT, STREAM_ROWS } from '#shared/constants.ts';
+import {
+  BODY_MAX_CHARS,
+  KEYWORD_FILE_VOTE,
+  RRF_K,
+  SEARCH_K_DEFAULT,
+  STREAM_ROWS,
+} from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
@@ -108,8 +114,16 @@ function fuseAndLoad(
   options: SearchOptions,
   query: string,
 ): SearchResult {
-  const all = [...Object.values(lists.keyword), ...(lists.vector ? Object.values(lists.vector) : [])];
-  const fused = fuseRanks(all);
+  const all = [
+    ...STREAMS.map((s) => lists.keyword[s]),
+    ...(lists.vector ? STREAMS.map((s) => lists.vector?.[s] ?? []) : []),
+  ];
+  // A keyword match of a file's row (title and opening) votes less than a section's ([R10]).
+  const fused = fuseRanks(
+    all,
+    RRF_K,
+    STREAMS.map((s) => (s === 'file' ? KEYWORD_FILE_VOTE : 1)),
+  );
   const now = options.now ?? Date.now();
   // Rank on the few columns that decide it; read whole rows (bodies) for the winners only.
   const ranked = loadRanking(db, [...fused.keys()])
