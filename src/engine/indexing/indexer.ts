@@ -22,6 +22,8 @@ export type IndexContext = { db: Db; blobs: BlobStore; workspaceId: string; embe
 export type IndexOutcome = { id: string; label: string; sections: number };
 
 const FILE_BODY_CHARS = 2000;
+/** Formats whose extraction may read pages by OCR ([O2] in docs/OCR.md). */
+const OCR_FORMATS: ReadonlySet<string> = new Set(['pdf', 'image']);
 
 type PlannedSection = {
   id: string;
@@ -104,7 +106,8 @@ export async function indexFile(
       file.format as FileFormat,
       nameWithFolder(file.label, file.canonical_value),
       {
-        ocrLanguages: ocrLanguagesOf(ctx.db),
+        // Only a PDF or a picture may be read by OCR: the others need no look at the installed languages.
+        ...(OCR_FORMATS.has(file.format) ? { ocrLanguages: ocrLanguagesOf(ctx.db) } : {}),
         // A file "Read by OCR" is read so on every index of it (docs/OCR.md [O9]).
         ...(file.read_by_ocr === 1 ? { forceOcr: true } : {}),
         // Each page read is a beat of the job and a step of its progress (docs/OCR.md [O4]).
