@@ -100,6 +100,32 @@ function isValidUtf8(bytes: Uint8Array): boolean {
   }
 }
 
+/**
+ * How many bytes at the end begin a UTF-8 character that the file ends before finishing (a file
+ * cut at a size limit, a log being written): 1 to 3, or 0 when the last character is whole.
+ */
+function cutCharacterBytes(data: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, data.length); back++) {
+    const b = data[data.length - back] as number;
+    if (b >= 0x80 && b < 0xc0) continue; // a continuation byte: its lead is further back
+    const needs = b >= 0xf5 ? 0 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 0;
+    return needs > back ? back : 0;
+  }
+  return 0;
+}
+
+/**
+ * UTF-8 but for a character cut off at the very end ([F24] in docs/FORMATS.md): the rest must be
+ * valid and hold another character of two bytes or more, so a Windows-1252 "café" (its last
+ * byte, é, is also the lead of a three-byte UTF-8 character) stays Windows-1252.
+ */
+function cutUtf8(data: Uint8Array): number {
+  const cut = cutCharacterBytes(data);
+  if (cut === 0) return 0;
+  const whole = data.subarray(0, data.length - cut);
+  return whole.some((b) => b >= 0x80) && isValidUtf8(whole) ? cut : 0;
+}
+
 /** A cheap fingerprint so a cached detection is not reused for a buffer whose content was replaced. */
 function fingerprint(bytes: Uint8Array): string {
   const step = Math.max(1, Math.floor(bytes.length / 64));
@@ -133,6 +159,16 @@ function detect(bytes: Uint8Array): EncodingInfo {
   }
   const data = bytes.subarray(dataStart);
   if (isValidUtf8(data)) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
+  const cut = cutUtf8(data);
+  if (cut > 0) {
+    const what = cut === 1 ? 'its last byte is' : `its last ${cut} bytes are`;
+    return {
+      encoding: 'utf-8',
+      dataStart,
+      dataEnd: bytes.length - cut,
+      health: [`ends in the middle of a character: ${what} not read`],
+    };
+  }
   const sample = data.subarray(0, SAMPLE_BYTES);
   const encoding = likeliestCjk(sample) ?? likeliestLegacy(sample);
   const name = isCjkEncoding(encoding) ? CJK_NAMES[encoding] : LEGACY_NAMES[encoding];

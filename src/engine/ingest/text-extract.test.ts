@@ -76,6 +76,39 @@ describe('text decoding', () => {
     await expectReadBack(bytes, 'txt', ex);
   });
 
+  describe('[F24] UTF-8 cut in the middle of its last character', () => {
+    const text = `${PROSE}\nLast words: naïve`;
+    const whole = utf8(`${text}😀`);
+    for (const cut of [1, 2, 3]) {
+      it(`reads a file that ends with ${cut} of a 4-byte character's bytes as UTF-8, and reads it back`, async () => {
+        const bytes = whole.subarray(0, whole.length - 4 + cut);
+        const ex = await extractFile(bytes, 'txt', 'cut.txt');
+        const what = cut === 1 ? 'its last byte is' : `its last ${cut} bytes are`;
+        expect(ex.health).toEqual([`ends in the middle of a character: ${what} not read`]);
+        expect(ex.chunks.at(-1)!.body.endsWith('Last words: naïve')).toBe(true);
+        expect(ex.chunks[0]!.body.startsWith('Paragraph 0: naïve café')).toBe(true);
+        await expectReadBack(bytes, 'txt', ex);
+      });
+    }
+
+    it('keeps a Windows-1252 file ending in é as Windows-1252 (é is also a UTF-8 lead byte)', async () => {
+      const bytes = Uint8Array.from([...utf8('We met at the caf'), 0xe9]);
+      const ex = await extractFile(bytes, 'txt', 'cafe.txt');
+      expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1252']);
+      expect(ex.chunks[0]!.body).toBe('We met at the café');
+    });
+
+    it('a Markdown file cut mid-character keeps its headings and reads back', async () => {
+      const md = utf8('# Notes\n\n## Größe\n\nDie Größe ist 5 m²\n\n## Ende\n\nSchluss €');
+      const bytes = md.subarray(0, md.length - 1);
+      const ex = await extractFile(bytes, 'md', 'notes.md');
+      expect(ex.health).toEqual(['ends in the middle of a character: its last 2 bytes are not read']);
+      expect(ex.chunks.map((c) => c.label)).toEqual(['Notes', 'Notes > Größe', 'Notes > Ende']);
+      expect(ex.chunks.at(-1)!.body.trimEnd().endsWith('Schluss')).toBe(true);
+      await expectReadBack(bytes, 'md', ex);
+    });
+  });
+
   describe('[F22] Cyrillic one-byte encodings', () => {
     /** Encodes with a one-byte encoding by reversing what TextDecoder reads each byte as. */
     function legacy(text: string, label: string): Uint8Array {
