@@ -20,10 +20,18 @@ function put(db: Db, key: string, value: string): void {
 }
 
 /** The OCR languages indexing uses ([O2] in docs/OCR.md): the stored ones still installed, else English. */
-export function ocrLanguagesOf(db: Db): string[] {
+function ocrLanguagesOf(db: Db): string[] {
   const installed = installedOcrLanguages();
   const chosen = (stored(db, 'ocrLanguages') ?? '').split('+').filter((c) => installed.includes(c));
   return chosen.length > 0 ? chosen : DEFAULT_OCR_LANGUAGES;
+}
+
+/**
+ * The OCR options for reading a file of this format: its languages for a PDF or a picture, none
+ * for a format OCR never reads (no look at the installed languages, a directory listing, for it).
+ */
+export function ocrOptionsFor(db: Db, format: string): { ocrLanguages?: string[] } {
+  return format === 'pdf' || format === 'image' ? { ocrLanguages: ocrLanguagesOf(db) } : {};
 }
 
 export function readSettings(db: Db, extra: { dataFolder: string; user: string }): Settings {

@@ -10,7 +10,7 @@ import type { BlobStore } from '../add/blobs.ts';
 import { type FileDate, fileDate, withDatedNote } from '../add/file-date.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Embedder } from '../embed/index.ts';
-import { ocrLanguagesOf } from '../host/settings.ts';
+import { ocrOptionsFor } from '../host/settings.ts';
 import { edgeId, sectionId } from '../ids.ts';
 import { type Chunk, type Extraction, extractFile } from '../ingest/index.ts';
 import type { PageProgress } from '../ingest/types.ts';
@@ -22,8 +22,6 @@ export type IndexContext = { db: Db; blobs: BlobStore; workspaceId: string; embe
 export type IndexOutcome = { id: string; label: string; sections: number };
 
 const FILE_BODY_CHARS = 2000;
-/** Formats whose extraction may read pages by OCR ([O2] in docs/OCR.md). */
-const OCR_FORMATS: ReadonlySet<string> = new Set(['pdf', 'image']);
 
 type PlannedSection = {
   id: string;
@@ -106,8 +104,7 @@ export async function indexFile(
       file.format as FileFormat,
       nameWithFolder(file.label, file.canonical_value),
       {
-        // Only a PDF or a picture may be read by OCR: the others need no look at the installed languages.
-        ...(OCR_FORMATS.has(file.format) ? { ocrLanguages: ocrLanguagesOf(ctx.db) } : {}),
+        ...ocrOptionsFor(ctx.db, file.format),
         // A file "Read by OCR" is read so on every index of it (docs/OCR.md [O9]).
         ...(file.read_by_ocr === 1 ? { forceOcr: true } : {}),
         // Each page read is a beat of the job and a step of its progress (docs/OCR.md [O4]).

@@ -7,7 +7,7 @@ import type { Dossier, ItemView, OutlineEntry } from '#shared/api/types.ts';
 import { AppError } from '#shared/errors.ts';
 import type { FileFormat } from '#shared/types.ts';
 import type { Engine } from '../engine.ts';
-import { ocrLanguagesOf } from '../host/settings.ts';
+import { ocrOptionsFor } from '../host/settings.ts';
 import { datedFrom, isDatedNote } from '../ingest/document-date.ts';
 import { readWholeText } from '../ingest/index.ts';
 import { entityDossier } from '../knowledge/entity-dossier.ts';
@@ -154,7 +154,7 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
       file,
       () =>
         readWholeText(engine.blobs.get(blob), file.format as FileFormat, {
-          ocrLanguages: ocrLanguagesOf(engine.db),
+          ...ocrOptionsFor(engine.db, file.format as FileFormat),
           // As the file was indexed: by OCR, its text layer ignored (docs/OCR.md [O9]).
           forceOcr: file.read_by_ocr === 1,
         }),

@@ -7,7 +7,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Citation, FileFormat, StorageKind } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import type { Db } from '../db/driver.ts';
-import { ocrLanguagesOf } from '../host/settings.ts';
+import { ocrOptionsFor } from '../host/settings.ts';
 import { readLocator, readWholeText } from '../ingest/index.ts';
 import { canSee } from '../scope.ts';
 import { citationOf } from '../search/search.ts';
@@ -96,7 +96,7 @@ async function textOf(
       row,
       () =>
         readWholeText(blobs.get(row.blob!), row.format as FileFormat, {
-          ocrLanguages: ocrLanguagesOf(db),
+          ...ocrOptionsFor(db, row.format!),
           // As the file was indexed: by OCR, its text layer ignored (docs/OCR.md [O9]).
           forceOcr: row.read_by_ocr === 1,
         }),
