@@ -114,16 +114,12 @@ function fuseAndLoad(
   options: SearchOptions,
   query: string,
 ): SearchResult {
-  const all = [
-    ...STREAMS.map((s) => lists.keyword[s]),
-    ...(lists.vector ? STREAMS.map((s) => lists.vector?.[s] ?? []) : []),
-  ];
-  // A keyword match of a file's row (title and opening) votes less than a section's ([R10]).
-  const fused = fuseRanks(
-    all,
-    RRF_K,
-    STREAMS.map((s) => (s === 'file' ? KEYWORD_FILE_VOTE : 1)),
-  );
+  const { keyword, vector } = lists;
+  const all = [...STREAMS.map((s) => keyword[s]), ...(vector ? STREAMS.map((s) => vector[s]) : [])];
+  // A keyword match of a file's row (title and opening) votes less than a section's ([R10]); the
+  // lists after the keyword ones, the vector streams, vote 1.
+  const weights = STREAMS.map((s) => (s === 'file' ? KEYWORD_FILE_VOTE : 1));
+  const fused = fuseRanks(all, RRF_K, weights);
   const now = options.now ?? Date.now();
   // Rank on the few columns that decide it; read whole rows (bodies) for the winners only.
   const ranked = loadRanking(db, [...fused.keys()])
