@@ -91,39 +91,24 @@ function fromNulPattern(bytes: Uint8Array): EncodingInfo | 'binary' | null {
   return null;
 }
 
-function isValidUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * How many bytes at the end begin a UTF-8 character that the file ends before finishing (a file
- * cut at a size limit, a log being written): 1 to 3, or 0 when the last character is whole.
+ * Null when the bytes are not UTF-8; else how many bytes at the end begin a character that the
+ * file ends before finishing (a file cut at a size limit, a log being written): 0 to 3. One pass:
+ * a streaming decoder holds back an unfinished last character instead of failing on it.
  */
-function cutCharacterBytes(data: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, data.length); back++) {
-    const b = data[data.length - back] as number;
+function utf8Cut(bytes: Uint8Array): number | null {
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes, { stream: true });
+  } catch {
+    return null;
+  }
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back] as number;
     if (b >= 0x80 && b < 0xc0) continue; // a continuation byte: its lead is further back
-    const needs = b >= 0xf5 ? 0 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 0;
+    const needs = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
     return needs > back ? back : 0;
   }
   return 0;
-}
-
-/**
- * UTF-8 but for a character cut off at the very end ([F24] in docs/FORMATS.md): the rest must be
- * valid and hold another character of two bytes or more, so a Windows-1252 "café" (its last
- * byte, é, is also the lead of a three-byte UTF-8 character) stays Windows-1252.
- */
-function cutUtf8(data: Uint8Array): number {
-  const cut = cutCharacterBytes(data);
-  if (cut === 0) return 0;
-  const whole = data.subarray(0, data.length - cut);
-  return whole.some((b) => b >= 0x80) && isValidUtf8(whole) ? cut : 0;
 }
 
 /** A cheap fingerprint so a cached detection is not reused for a buffer whose content was replaced. */
@@ -158,9 +143,11 @@ function detect(bytes: Uint8Array): EncodingInfo {
     if (pattern) return pattern;
   }
   const data = bytes.subarray(dataStart);
-  if (isValidUtf8(data)) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
-  const cut = cutUtf8(data);
-  if (cut > 0) {
+  const cut = utf8Cut(data);
+  if (cut === 0) return { encoding: 'utf-8', dataStart, dataEnd: bytes.length, health: [] };
+  // Cut mid-character ([F24] in docs/FORMATS.md), if the rest holds another character of two
+  // bytes or more: a Windows-1252 "café" ends in é, also the lead of a three-byte UTF-8 one.
+  if (cut !== null && data.subarray(0, data.length - cut).some((x) => x >= 0x80)) {
     const what = cut === 1 ? 'its last byte is' : `its last ${cut} bytes are`;
     return {
       encoding: 'utf-8',
