@@ -101,3 +101,67 @@ describe('html', () => {
     expect(detectFormat(utf8('hello'), 'README')).toMatchObject({ ok: false });
   });
 });
+
+/** Encodes text in a one-byte encoding by inverting Node's own decoder of it. */
+function legacy(encoding: string, text: string): Uint8Array {
+  const decoder = new TextDecoder(encoding);
+  const byChar = new Map<string, number>();
+  for (let b = 255; b >= 0; b--) byChar.set(decoder.decode(Uint8Array.of(b)), b);
+  return Uint8Array.from([...text], (c) => {
+    const b = byChar.get(c);
+    if (b === undefined) throw new Error(`${c} is not in ${encoding}`);
+    return b;
+  });
+}
+
+describe('[F25] a page in the character set it declares', () => {
+  const page = (head: string, body: string) => `<html><head>${head}</head><body><p>${body}</p></body></html>`;
+
+  it('reads a <meta charset> page in that encoding, and reads its passages back', async () => {
+    const polish = 'Zażółć gęślą jaźń';
+    const bytes = legacy('iso-8859-2', page('<meta charset="ISO-8859-2">', polish));
+    const ex = await extractFile(bytes, 'html', 'pl.html');
+    expect(ex.chunks.map((c) => c.body)).toEqual([polish]);
+    expect(ex.health).toEqual(['not UTF-8: decoded as ISO-8859-2, as the page declares']);
+    await expectReadBack(bytes, 'html', ex);
+  });
+
+  it('follows the charset of a Content-Type <meta http-equiv>', async () => {
+    const greek = 'Καλημέρα κόσμε';
+    const head = '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1253">';
+    const ex = await extractFile(legacy('windows-1253', page(head, greek)), 'html', 'el.htm');
+    expect(ex.chunks.map((c) => c.body)).toEqual([greek]);
+    expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1253, as the page declares']);
+  });
+
+  it('reads UTF-8 as UTF-8 whatever the page declares', async () => {
+    const ex = await extractFile(utf8(page('<meta charset="iso-8859-1">', 'Grüße')), 'html', 'de.html');
+    expect(ex.chunks.map((c) => c.body)).toEqual(['Grüße']);
+    expect(ex.health).toEqual([]);
+  });
+
+  it('guesses as before when the declared set is unknown, commented out or past the first 1024 bytes', async () => {
+    const spanish = 'señor café';
+    const unknown = await extractFile(
+      legacy('windows-1252', page('<meta charset="x-bogus">', spanish)),
+      'html',
+      'a.html',
+    );
+    expect(unknown.chunks.map((c) => c.body)).toEqual([spanish]);
+    expect(unknown.health).toEqual([
+      'the page declares the character set "x-bogus", which is not known',
+      'not UTF-8: decoded as Windows-1252',
+    ]);
+    // In ISO-8859-2, ñ's byte is ń: following these declarations would misread the page.
+    const commented = legacy('windows-1252', page('<!-- <meta charset="iso-8859-2"> -->', spanish));
+    const late = legacy(
+      'windows-1252',
+      page(`<title>${'x'.repeat(1100)}</title><meta charset="iso-8859-2">`, spanish),
+    );
+    for (const bytes of [commented, late]) {
+      const ex = await extractFile(bytes, 'html', 'b.html');
+      expect(ex.chunks.map((c) => c.body)).toEqual([spanish]);
+      expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1252']);
+    }
+  });
+});

@@ -9,8 +9,8 @@ import { AppError } from '#shared/errors.ts';
 import type { Locator } from '#shared/types.ts';
 import { charChunks, sliceChars } from './char-chunks.ts';
 import { type BlockBuilder, blockSections, type CanonicalText, createBlockBuilder } from './html-blocks.ts';
+import { decodePage } from './html-charset.ts';
 import { flatPieces, structuredPieces } from './sections.ts';
-import { decodeText } from './text-decode.ts';
 import type { Extraction } from './types.ts';
 import { bytesKey, cached } from './worker-cache.ts';
 
@@ -115,7 +115,8 @@ function parsePage(html: string): PageText {
 
 function page(bytes: Uint8Array): Promise<PageText & { health: string[] }> {
   return cached(bytesKey('html', bytes), async () => {
-    const decoded = decodeText(bytes);
+    // In the character set the page declares, where it is not UTF-8 ([F25] in docs/FORMATS.md).
+    const decoded = decodePage(bytes);
     return { ...parsePage(decoded.text), health: decoded.health };
   });
 }
@@ -156,7 +157,7 @@ const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * page but its text reaches the document's own HTML.
  */
 export function mainContentHtml(bytes: Uint8Array): string {
-  const p = parsePage(decodeText(bytes).text);
+  const p = parsePage(decodePage(bytes).text);
   return p.blocks
     .map((b) => {
       const tag = b.level > 0 ? `h${b.level}` : 'p';
