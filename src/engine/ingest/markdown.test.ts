@@ -31,6 +31,43 @@ describe('markdown headings', () => {
     expect(headings('para\n\n---\n- item\n---\n')).toEqual([]);
   });
 
+  it('[R5] shows a heading as its words: links, emphasis, code, comments and HTML dropped', () => {
+    const md = [
+      '## 合并单元格[⬆](#目录)<!-- Link generated with jump2header -->',
+      '# Architecture Decision Record (ADR) template <!-- Replace with ADR title -->',
+      '### 1. **Apache ECharts**',
+      '##### **Cons**:',
+      '## Call `worksheet.mergeCells()` [docs](https://example.com/x_(y)) ![logo](l.png)',
+      '## <a name="setup"></a>Set-up _first_ and *then* \\#tag',
+      '## snake_case_name and 2*3*4 stay',
+      '## Installation [¶](#installation)',
+      '## [⬆](#top)',
+      '## <!-- only a comment -->',
+      'A *setext* [heading](#h)',
+      '---',
+    ].join('\n');
+    expect(headings(md)).toEqual([
+      '2:合并单元格',
+      '1:Architecture Decision Record (ADR) template',
+      '3:1. Apache ECharts',
+      '5:Cons:',
+      '2:Call worksheet.mergeCells() docs logo',
+      '2:Set-up first and then #tag',
+      '2:snake_case_name and 2*3*4 stay',
+      '2:Installation',
+      '2:(untitled)',
+      '2:(untitled)',
+      '2:A setext heading',
+    ]);
+  });
+
+  it('[R5] keeps a heading of hostile markup linear: a long run of markers is cut, not backtracked', () => {
+    const md = `## ${'**a '.repeat(2000)}\n## ${'['.repeat(3000)}x${'](y)'.repeat(1500)}`;
+    const [first, second] = findHeadings(md, 0);
+    expect(first?.text.length).toBeLessThanOrEqual(201);
+    expect(second?.text.length).toBeLessThanOrEqual(201);
+  });
+
   it('builds breadcrumbs and a preamble', () => {
     const md = 'intro\n# A\na\n## B\nb\n### C\nc\n## D\nd\n# E\n';
     const paths = markdownSections(md, 0).map((s) => (s.path ? s.path.join(' > ') : null));

@@ -115,8 +115,37 @@ function fenceCloses(s: string, fence: Fence): boolean {
   return n - indent >= fence.length && s.slice(n).trim() === '';
 }
 
+/** How much of a heading's source its words are read from: bounds the work on hostile lines. */
+const HEADING_SOURCE_CHARS = 2000;
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * A heading as a reader sees it ([R5] in docs/RETRIEVAL.md): links and images by their text (a
+ * link of only a symbol, a "⬆" back to the contents or a "¶" permalink, dropped), code spans,
+ * strong and emphasis by their words, HTML comments and tags dropped, escapes undone. No pattern
+ * can backtrack without bound (no nested quantifiers over the same characters, no
+ * backreferences), and at most HEADING_SOURCE_CHARS of the line are read.
+ */
+function headingWords(source: string): string {
+  return source
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/\[([^\]]*)\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\])/g, (_, text: string) =>
+      WORD.test(text) ? text : ' ',
+    )
+    .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
+    .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
+    .replace(/(^|[^\p{L}\p{N}*_\\])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_](?![\p{L}\p{N}*_])/gu, '$1$2')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function cleanHeading(raw: string): string {
-  const t = raw.trim() || '(untitled)';
+  const t = headingWords(raw.trim().slice(0, HEADING_SOURCE_CHARS)) || '(untitled)';
   return t.length > MAX_HEADING_CHARS ? `${t.slice(0, MAX_HEADING_CHARS)}…` : t;
 }
 
