@@ -128,18 +128,23 @@ const WORD = /[\p{L}\p{N}]/u;
  * backreferences), and at most HEADING_SOURCE_CHARS of the line are read.
  */
 function headingWords(source: string): string {
-  return source
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
-    .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
-    .replace(/\[([^\]]*)\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\])/g, (_, text: string) =>
-      WORD.test(text) ? text : ' ',
-    )
-    .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
-    .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
-    .replace(/(^|[^\p{L}\p{N}*_\\])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_](?![\p{L}\p{N}*_])/gu, '$1$2')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+  // Code spans are literal ("`List<T>`" keeps its "<T>"): set aside first, put back last.
+  const code: string[] = [];
+  const back = (t: string) => t.replace(/\uE000(\d+)\uE001/g, (_, i: string) => code[Number(i)] ?? '');
+  return back(
+    source
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+      .replace(/`([^`]+)`/g, (_, c: string) => `\uE000${code.push(c) - 1}\uE001`)
+      .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+      .replace(/\[([^\]]*)\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\])/g, (_, text: string) =>
+        WORD.test(back(text)) ? text : ' ',
+      )
+      .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
+      .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
+      .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
+      .replace(/(^|[^\p{L}\p{N}*_\\])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_](?![\p{L}\p{N}*_])/gu, '$1$2')
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1'),
+  )
     .replace(/\s+/g, ' ')
     .trim();
 }
