@@ -71,4 +71,14 @@ describe('keyword queries', () => {
     expect(queryTerms('yo')).toEqual([]);
     expect(ftsQuery(['a"b', 'c'])).toBe('"a""b" OR "c"');
   });
+
+  it('drops the German function words that are English words too only from a German question', () => {
+    expect(queryTerms('Wie berechnet man die Länge einer Kurve?')).toEqual(['berechnet', 'länge', 'kurve']);
+    expect(queryTerms('Was ist die Quotiententopologie mit Äquivalenzrelation?')).toEqual([
+      'quotiententopologie',
+      'äquivalenzrelation',
+    ]);
+    // In English they are words: "die" (a die, to die), "man", MIT.
+    expect(queryTerms('If I die, what does my man at MIT get?')).toEqual(['die', 'man', 'mit', 'get']);
+  });
 });
