@@ -130,7 +130,8 @@ const WORD = /[\p{L}\p{N}]/u;
 function headingWords(source: string): string {
   // Code spans are literal ("`List<T>`" keeps its "<T>"): set aside first, put back last.
   const code: string[] = [];
-  const back = (t: string) => t.replace(/\uE000(\d+)\uE001/g, (_, i: string) => code[Number(i)] ?? '');
+  const back = (t: string) =>
+    code.length === 0 ? t : t.replace(/\uE000(\d+)\uE001/g, (_, i: string) => code[Number(i)] ?? '');
   return back(
     source
       .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
