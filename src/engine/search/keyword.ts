@@ -10,7 +10,7 @@ const ENGLISH_STOP =
   'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
   'me my no not of on or our she he so than that the their them then there these they this to was we were what ' +
   'when where which who whom why will with would you your yo hi hello hey thanks thank ok okay please';
-/** German function words that are not English words too. */
+/** German function words; the few that are English words too ("am", "im", "er") are stop words in English as well. */
 const GERMAN_STOP =
   'der das den dem des ein eine einer eines einem einen und ist sind wie wann wer welche welcher welches ' +
   'nicht von zu auf für über bei nach aus sich auch oder wird werden im am sie er wir ihr ich du';
