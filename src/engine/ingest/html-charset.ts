@@ -5,7 +5,7 @@
  * UTF-8 win over the declaration (a page saved as UTF-8 that still says "iso-8859-1" is common),
  * and a page that declares nothing, or a set not known, is guessed as any text is ([F22]).
  */
-import { decodeBytes, decodeText, detectEncoding, isLegacyEncoding } from './text-decode.ts';
+import { decodeBytes, decodeText, detectEncoding, isLegacyEncoding, legacyName } from './text-decode.ts';
 
 /** How far into the page the declaration is looked for (the WHATWG prescan's limit). */
 const PRESCAN_BYTES = 1024;
@@ -71,8 +71,12 @@ const SPECIAL_NAMES: Record<string, string> = {
   'x-mac-cyrillic': 'x-mac-cyrillic',
 };
 
-/** "windows-1253" → "Windows-1253", "iso-8859-2" → "ISO-8859-2", "gbk" → "GBK". */
+/**
+ * "windows-1253" → "Windows-1253", "iso-8859-2" → "ISO-8859-2", "gbk" → "GBK"; an encoding that
+ * could also have been guessed is named as a guess names it ("Windows-1251 (Cyrillic)").
+ */
 function displayName(encoding: string): string {
+  if (isLegacyEncoding(encoding)) return legacyName(encoding);
   if (SPECIAL_NAMES[encoding]) return SPECIAL_NAMES[encoding];
   if (encoding.startsWith('windows-')) return `Windows-${encoding.slice('windows-'.length)}`;
   return encoding.toUpperCase();

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeLegacy } from '../../../test/ingest-helpers/legacy-encode.ts';
 import { expectReadBack } from '../../../test/ingest-helpers/read-back.ts';
 import { closeIngestWorkers, detectFormat, extractFile, readLocator, readWholeText } from './index.ts';
 
@@ -102,17 +103,7 @@ describe('html', () => {
   });
 });
 
-/** Encodes text in a one-byte encoding by inverting Node's own decoder of it. */
-function legacy(encoding: string, text: string): Uint8Array {
-  const decoder = new TextDecoder(encoding);
-  const byChar = new Map<string, number>();
-  for (let b = 255; b >= 0; b--) byChar.set(decoder.decode(Uint8Array.of(b)), b);
-  return Uint8Array.from([...text], (c) => {
-    const b = byChar.get(c);
-    if (b === undefined) throw new Error(`${c} is not in ${encoding}`);
-    return b;
-  });
-}
+const legacy = (encoding: string, text: string) => encodeLegacy(text, encoding);
 
 describe('[F25] a page in the character set it declares', () => {
   const page = (head: string, body: string) => `<html><head>${head}</head><body><p>${body}</p></body></html>`;
@@ -132,6 +123,22 @@ describe('[F25] a page in the character set it declares', () => {
     const ex = await extractFile(legacy('windows-1253', page(head, greek)), 'html', 'el.htm');
     expect(ex.chunks.map((c) => c.body)).toEqual([greek]);
     expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1253, as the page declares']);
+  });
+
+  it('names a declared set as a guess would name it when it is one a guess can find', async () => {
+    const russian = 'Привет, мир';
+    const ex = await extractFile(
+      legacy('windows-1251', page('<meta charset="cp1251">', russian)),
+      'html',
+      'ru.html',
+    );
+    expect(ex.chunks.map((c) => c.body)).toEqual([russian]);
+    expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1251 (Cyrillic), as the page declares']);
+    const japanese = 'こんにちは世界';
+    const sjis = legacy('shift_jis', page('<meta charset="Shift_JIS">', japanese));
+    expect((await extractFile(sjis, 'html', 'ja.html')).health).toEqual([
+      'not UTF-8: decoded as Shift JIS (Japanese), as the page declares',
+    ]);
   });
 
   it('reads UTF-8 as UTF-8 whatever the page declares', async () => {

@@ -15,12 +15,11 @@ export type LegacyEncoding = OneByteEncoding | CjkEncoding;
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | LegacyEncoding;
 
-const isOneByteEncoding = (e: TextEncoding): e is OneByteEncoding =>
+const isOneByteEncoding = (e: string): e is OneByteEncoding =>
   e === 'windows-1252' || e === 'windows-1251' || e === 'koi8-r' || e === 'ibm866' || e === 'ibm500';
 
 /** Not UTF-8 or UTF-16/32: the health already says "not UTF-8: decoded as …". */
-export const isLegacyEncoding = (e: TextEncoding): e is LegacyEncoding =>
-  isOneByteEncoding(e) || isCjkEncoding(e);
+export const isLegacyEncoding = (e: string): e is LegacyEncoding => isOneByteEncoding(e) || isCjkEncoding(e);
 
 /** Where the decoded text lives in the raw bytes: [dataStart, dataEnd) after the BOM. */
 export type EncodingInfo = { encoding: TextEncoding; dataStart: number; dataEnd: number; health: string[] };
@@ -158,9 +157,17 @@ function detect(bytes: Uint8Array): EncodingInfo {
   }
   const sample = data.subarray(0, SAMPLE_BYTES);
   const encoding = likeliestCjk(sample) ?? likeliestLegacy(sample);
-  const name = isCjkEncoding(encoding) ? CJK_NAMES[encoding] : LEGACY_NAMES[encoding];
-  return { encoding, dataStart, dataEnd: bytes.length, health: [`not UTF-8: decoded as ${name}`] };
+  return {
+    encoding,
+    dataStart,
+    dataEnd: bytes.length,
+    health: [`not UTF-8: decoded as ${legacyName(encoding)}`],
+  };
 }
+
+/** How health names an encoding this file can guess: "Windows-1251 (Cyrillic)", "Shift JIS (Japanese)". */
+export const legacyName = (encoding: LegacyEncoding): string =>
+  isCjkEncoding(encoding) ? CJK_NAMES[encoding] : LEGACY_NAMES[encoding];
 
 const LEGACY_NAMES: Record<OneByteEncoding, string> = {
   'windows-1252': 'Windows-1252',
