@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
-import { keywordLists } from './keyword-stream.ts';
+import { keywordLists, postingsBudget } from './keyword-stream.ts';
 
 const ROWS = 25_000; // above the size from which terms are shaped
 const WORDS = 40;
@@ -59,6 +59,12 @@ describe('keyword streams of a big index', () => {
     expect(exact.slice(0, 5).sort((a, b) => a - b)).toEqual(best);
     const got = keywordLists(db, ['zebra', 'common'], ['org'], 10).section;
     expect(got).toEqual(exact);
+  });
+
+  it('score at most a share of the rows that grows with the index, from 4,000 to 12,000', () => {
+    expect([25_000, 100_000, 500_000, 1_000_000, 5_000_000].map(postingsBudget)).toEqual([
+      4_000, 4_000, 6_000, 12_000, 12_000,
+    ]);
   });
 
   it('a query of common terms only still finds rows (the rarest term always stays)', () => {
