@@ -30,19 +30,22 @@ const MAX_DF_SHARE = 0.2;
  * The most postings (sum of the kept terms' document frequencies) one search scores: scoring is
  * what costs (~1 us a matching row), and the terms dropped by this budget are the commonest ones,
  * with the lowest IDF. The budget is POSTINGS_SHARE of the rows, within [MIN_POSTINGS,
- * MAX_POSTINGS]: a term's document frequency grows with the index, so a fixed budget drops more
- * of the question's terms the bigger the index is. Measured on the speed bench (README): at 1M
- * sections 12,000 (1.2 %) keeps the keyword overlap with exact BM25 at 0.997, where 4,000 gave
- * 0.948 with no faster tail (there the tail is counting terms, not scoring); at 100k sections
- * 4,000 (4 %) keeps it at 0.998 and takes the whole search's p95 from 19 to 11 ms. Below about
- * 3,000 the tail does not get shorter, so a smaller index keeps 4,000.
+ * MAX_POSTINGS]: the keyword streams run while the vector worker scans its mirror (~0.04-0.05 us
+ * a row of the index), so 4 % of the rows keeps their scoring within the time a search waits for
+ * the vectors anyway; a smaller budget in a bigger index would cost quality and save no time. Measured on
+ * the speed bench (README): at 100k sections 4,000 instead of 12,000 took the whole search's p95
+ * from 19 to 11 ms, with the keyword overlap with exact BM25 at 0.998 (1.000); at 300k, 4,000
+ * instead of 12,000 cost overlap (0.987 against 1.000) and the whole search did not get faster,
+ * the vector streams taking 15 ms; at 1M, 4,000 gave 0.948 against 0.997, no faster either.
+ * Below about 3,000 the keyword tail does not get shorter, so a smaller index keeps 4,000.
  */
-const POSTINGS_SHARE = 0.012;
+const POSTINGS_SHARE = 0.04;
 const MIN_POSTINGS = 4_000;
 const MAX_POSTINGS = 12_000;
 
 export const postingsBudget = (rows: number): number =>
   Math.min(MAX_POSTINGS, Math.max(MIN_POSTINGS, Math.round(rows * POSTINGS_SHARE)));
+
 /** Below this many rows, no term is dropped for being common (scoring all of them is cheap). */
 const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
