@@ -25,7 +25,9 @@ describe('[N16] [N17] brain export and brain import', () => {
     );
     writeFileSync(join(ws.files, 'travel.md'), '# Travel\n\nBook trains for trips under 600 km.\n');
     expect((await ws.brain('add', ws.files)).code).toBe(0);
-    expect((await ws.brain('index')).code).toBe(0);
+    const indexed = await ws.brain('index');
+    expect(indexed.code).toBe(0);
+    expect(indexed.stdout).toMatch(/leave\.md \(1 section\)\n/);
     expect(
       (await ws.brain('note', 'add', '--kind', 'decision', '--label', 'Trains first', 'Trains under 600 km.'))
         .code,

@@ -15,7 +15,7 @@ import type { AddReport } from '#shared/api/types.ts';
 import { toTransferable } from '#shared/errors.ts';
 import { scopeKeptSentence } from '#shared/scope-kept.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson, progressBar } from '../output.ts';
+import { counted, print, printJson, progressBar } from '../output.ts';
 import { readPasswordFile } from '../password-file.ts';
 
 type AddOptions = { scope?: string; externalId?: string; passwordFile?: string; json?: boolean };
@@ -84,7 +84,8 @@ function printReport(result: AddReport, unlocked: Unlocked | null): void {
   for (const a of result.added) print(`added      ${a.id}  ${a.path}`);
   for (const u of result.unchanged) print(`unchanged  ${u.id}  ${u.path}`);
   for (const r of result.refused) print(`refused    ${r.path}: ${r.reason}`);
-  for (const f of unlocked?.unlocked ?? []) print(`indexed    ${f.id}  ${f.label} (${f.sections} sections)`);
+  for (const f of unlocked?.unlocked ?? [])
+    print(`indexed    ${f.id}  ${f.label} (${counted(f.sections, 'section')})`);
   for (const f of unlocked?.unlockFailed ?? []) print(`failed     ${f.id}  ${f.label}: ${f.reason}`);
   const left = result.added.length - (unlocked?.unlocked.length ?? 0);
   print(

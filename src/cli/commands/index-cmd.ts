@@ -13,7 +13,7 @@ import { FilesIndex } from '#shared/api/ops/files.ts';
 import { AppError } from '#shared/errors.ts';
 import { needsPassword } from '#shared/password.ts';
 import { withEngine } from '../context.ts';
-import { type Progress, print, printJson, progressBar } from '../output.ts';
+import { counted, type Progress, print, printJson, progressBar } from '../output.ts';
 import { compileIndexed } from './compile.ts';
 
 /** Draws the `index.progress` events of a command on a progress bar. */
@@ -75,7 +75,8 @@ export function registerIndex(program: Command): void {
         }
         for (const f of report.reading ?? [])
           print(`${f.ocr ? 'read by OCR from now on' : 'read by its text layer again'}: ${f.id}  ${f.label}`);
-        for (const f of report.indexed) print(`indexed  ${f.id}  ${f.label} (${f.sections} sections)`);
+        for (const f of report.indexed)
+          print(`indexed  ${f.id}  ${f.label} (${counted(f.sections, 'section')})`);
         for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
         const locked = report.failed.filter((f) => needsPassword(f.reason));
         // docs/FORMATS.md [F11]: the way on for files that need their password.

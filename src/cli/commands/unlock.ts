@@ -8,7 +8,7 @@ import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { FilesUnlock } from '#shared/api/ops/files.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { counted, print, printJson } from '../output.ts';
 import { readPasswordFile } from '../password-file.ts';
 
 export function registerUnlock(program: Command): void {
@@ -23,7 +23,7 @@ export function registerUnlock(program: Command): void {
         const password = readPasswordFile(opts.passwordFile);
         const out = await run(memberContext(engine, 'cli'), FilesUnlock, { id, password });
         if (opts.json) return printJson(out);
-        print(`indexed  ${out.id}  ${out.label} (${out.sections} sections)`);
+        print(`indexed  ${out.id}  ${out.label} (${counted(out.sections, 'section')})`);
         print(`audit: ${out.mentions} mentions of known entities linked.`);
       }),
     );
