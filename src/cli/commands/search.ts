@@ -10,7 +10,7 @@ import { describeCitation } from '#shared/citation.ts';
 import { SEARCH_K_MAX_CLI } from '#shared/constants.ts';
 import { AppError, toTransferable } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { counted, print, printJson } from '../output.ts';
 
 async function runBatch(engine: Engine, file: string, k: number): Promise<void> {
   const lines = createInterface({
@@ -41,7 +41,7 @@ export function registerSearch(program: Command): void {
     .command('search')
     .description('Hybrid search (keyword + semantic, six streams fused), with citations')
     .argument('[query...]', 'what to look for')
-    .option('--k <n>', `how many hits (default 5, at most ${SEARCH_K_MAX_CLI})`, '5')
+    .option('-k, --k <n>', `how many hits (at most ${SEARCH_K_MAX_CLI})`, '5')
     .option('--batch <file>', 'one JSON query {id,text} a line in (- for stdin), one JSON result a line out')
     .option('--json', 'print JSON')
     .action((words: string[], opts: { k: string; batch?: string; json?: boolean }) =>
@@ -63,6 +63,11 @@ export function registerSearch(program: Command): void {
           print(`${i + 1}. ${hit.label}  [${hit.storageKind}, ${hit.scope}]  score ${hit.score.toFixed(4)}`);
           print(`   ${hit.id}  ${describeCitation(hit.citation)}`);
           print(`   ${hit.body.replace(/\s+/g, ' ').slice(0, 200)}`);
+          // The same source's other matching passages ride along ([R6] in docs/RETRIEVAL.md).
+          if (hit.more) print(`   + ${counted(hit.more, 'more passage')} from this source:`);
+          for (const also of hit.also ?? []) print(`     ${also.id}  ${describeCitation(also.citation)}`);
+          if (hit.more && hit.more > (hit.also?.length ?? 0))
+            print(`     … and ${hit.more - (hit.also?.length ?? 0)} more`);
         });
       }),
     );
