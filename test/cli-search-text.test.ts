@@ -21,7 +21,10 @@ describe('[R6] brain search on a terminal', () => {
     const part = (n: number) =>
       `## Station ${n}\n\nThe glacier at station ${n} moved ${n * 3} metres this spring.\n`;
     writeFileSync(join(ws.files, 'glaciers.md'), `# Glacier survey\n\n${[1, 2, 3].map(part).join('\n')}`);
-    writeFileSync(join(ws.files, 'budget.md'), '# Budget\n\nTravel to the glacier stations costs 4,000 euros.\n');
+    writeFileSync(
+      join(ws.files, 'budget.md'),
+      '# Budget\n\nTravel to the glacier stations costs 4,000 euros.\n',
+    );
     expect((await ws.brain('add', ws.files)).code).toBe(0);
     expect((await ws.brain('index')).code).toBe(0);
 
