@@ -5,7 +5,7 @@ import { memberContext } from '#engine/commands/types.ts';
 import { ContextGet } from '#shared/api/ops/retrieval.ts';
 import { describeCitation } from '#shared/citation.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { counted, print, printJson } from '../output.ts';
 
 export function registerContext(program: Command): void {
   program
@@ -21,7 +21,7 @@ export function registerContext(program: Command): void {
           anchors: opts.anchor,
         });
         if (opts.json) return printJson(out);
-        print(`${out.items.length ? `${out.items.length} items` : 'nothing injected'}: ${out.reason}`);
+        print(`${out.items.length ? counted(out.items.length, 'item') : 'nothing injected'}: ${out.reason}`);
         for (const item of out.items) {
           const score = item.score === null ? 'anchor' : `score ${item.score.toFixed(4)}`;
           print(

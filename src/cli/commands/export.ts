@@ -12,12 +12,19 @@ import type { Events } from '#shared/api/events.ts';
 import type { OutputOf } from '#shared/api/operation.ts';
 import { WorkspaceExport, WorkspaceImport } from '#shared/api/ops/export.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson, progressBar } from '../output.ts';
+import { counted, print, printJson, progressBar } from '../output.ts';
 
 type Counts = OutputOf<typeof WorkspaceExport>['counts'];
 
 function summary(c: Counts): string {
-  return `${c.files} files, ${c.sections} sections, ${c.notes} notes, ${c.entities} entities, ${c.facts} facts, ${c.edges} edges`;
+  return [
+    counted(c.files, 'file'),
+    counted(c.sections, 'section'),
+    counted(c.notes, 'note'),
+    counted(c.entities, 'entity', 'entities'),
+    counted(c.facts, 'fact'),
+    counted(c.edges, 'edge'),
+  ].join(', ');
 }
 
 export function registerExport(program: Command): void {

@@ -84,7 +84,9 @@ export function registerIndex(program: Command): void {
           print(
             `${locked.length} ${locked.length === 1 ? 'needs' : 'need'} a password: brain unlock <id> --password-file PATH.`,
           );
-        const embedded = report.embedded ? `, ${report.embedded} items embedded for semantic search` : '';
+        const embedded = report.embedded
+          ? `, ${counted(report.embedded, 'item')} embedded for semantic search`
+          : '';
         print(`${report.indexed.length} indexed, ${report.failed.length} failed${embedded}.`);
         if (report.indexed.length) print(`audit: ${report.mentions} mentions of known entities linked.`);
         await compileIndexed(engine, indexed, false);

@@ -59,7 +59,9 @@ export function registerModel(program: Command): void {
         if (opts.json) return printJson(out);
         print(`semantic search now uses ${out.modelId}.`);
         if (out.toEmbed > 0)
-          print(`${out.toEmbed} items have no vector of it yet: run \`brain index\` to embed them.`);
+          print(
+            `${out.toEmbed === 1 ? '1 item has' : `${out.toEmbed} items have`} no vector of it yet: run \`brain index\` to embed them.`,
+          );
       }),
     );
 }

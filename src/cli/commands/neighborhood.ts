@@ -7,7 +7,7 @@ import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { GRAPH_LIMITS, GraphNeighborhood } from '#shared/api/ops/graph.ts';
 import { optionalNumber, withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { counted, print, printJson } from '../output.ts';
 
 export function registerNeighborhood(program: Command): void {
   program
@@ -27,7 +27,9 @@ export function registerNeighborhood(program: Command): void {
         print(`${out.center.label}  ${out.center.id}  [${out.center.storageKind}, ${out.center.scope}]`);
         for (const hop of out.hops) {
           const more = hop.truncated ? ' (more exist)' : '';
-          print(`hop ${hop.hop}: ${hop.items.length} items, ${hop.edges.length} edges${more}`);
+          print(
+            `hop ${hop.hop}: ${counted(hop.items.length, 'item')}, ${counted(hop.edges.length, 'edge')}${more}`,
+          );
           for (const i of hop.items) print(`  ${i.id}  ${i.label}  [${i.storageKind}, ${i.scope}]`);
           for (const e of hop.edges) print(`  ${labels.get(e.from)} -${e.type}-> ${labels.get(e.to)}`);
         }
