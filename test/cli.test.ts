@@ -108,6 +108,12 @@ describe('brain CLI', () => {
     expect(missing.stderr).toMatch(/error\[not-found\]/);
   });
 
+  it('add of a folder with no files says so', async () => {
+    const empty = join(ws.root, 'empty-folder');
+    mkdirSync(empty);
+    expect(await ws.brainText('add', empty)).toBe(`Nothing added: no files found in ${empty}.\n`);
+  });
+
   it('search --batch answers one JSON line per query line', async () => {
     writeFileSync(join(ws.files, 'a.md'), '# Alpha\n\nThe alpha project ships in May.\n');
     await ws.brainJson('add', ws.files);

@@ -73,14 +73,18 @@ export function registerAdd(program: Command): void {
         bar.stop();
         const unlocked = password === null ? null : await unlockAdded(engine, result, password);
         if (opts.json) printJson(unlocked ? { ...result, ...unlocked } : result);
-        else printReport(result, unlocked);
+        else printReport(result, unlocked, paths);
         // Re-adding never moves a file (src/engine/add/move.ts): said on stderr, after the report.
         for (const k of result.scopeKept ?? []) process.stderr.write(`${scopeKeptSentence(k)}\n`);
       }),
     );
 }
 
-function printReport(result: AddReport, unlocked: Unlocked | null): void {
+function printReport(result: AddReport, unlocked: Unlocked | null, paths: readonly string[]): void {
+  if (result.added.length + result.unchanged.length + result.refused.length === 0) {
+    print(`Nothing added: no files found in ${paths.join(', ')}.`);
+    return;
+  }
   for (const a of result.added) print(`added      ${a.id}  ${a.path}`);
   for (const u of result.unchanged) print(`unchanged  ${u.id}  ${u.path}`);
   for (const r of result.refused) print(`refused    ${r.path}: ${r.reason}`);
