@@ -6,11 +6,6 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-/** "1 section", "2 sections". */
-export function counted(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export function print(line = ''): void {
   process.stdout.write(`${line}\n`);
 }

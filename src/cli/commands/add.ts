@@ -13,9 +13,10 @@ import type { OutputOf } from '#shared/api/operation.ts';
 import { FilesAdd, FilesUnlock } from '#shared/api/ops/files.ts';
 import type { AddReport } from '#shared/api/types.ts';
 import { toTransferable } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import { scopeKeptSentence } from '#shared/scope-kept.ts';
 import { withEngine } from '../context.ts';
-import { counted, print, printJson, progressBar } from '../output.ts';
+import { print, printJson, progressBar } from '../output.ts';
 import { readPasswordFile } from '../password-file.ts';
 
 type AddOptions = { scope?: string; externalId?: string; passwordFile?: string; json?: boolean };
@@ -89,7 +90,7 @@ function printReport(result: AddReport, unlocked: Unlocked | null, paths: readon
   for (const u of result.unchanged) print(`unchanged  ${u.id}  ${u.path}`);
   for (const r of result.refused) print(`refused    ${r.path}: ${r.reason}`);
   for (const f of unlocked?.unlocked ?? [])
-    print(`indexed    ${f.id}  ${f.label} (${counted(f.sections, 'section')})`);
+    print(`indexed    ${f.id}  ${f.label} (${plural(f.sections, 'section')})`);
   for (const f of unlocked?.unlockFailed ?? []) print(`failed     ${f.id}  ${f.label}: ${f.reason}`);
   const left = result.added.length - (unlocked?.unlocked.length ?? 0);
   print(

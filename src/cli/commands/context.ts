@@ -4,8 +4,9 @@ import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { ContextGet } from '#shared/api/ops/retrieval.ts';
 import { describeCitation } from '#shared/citation.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
-import { counted, print, printJson } from '../output.ts';
+import { print, printJson } from '../output.ts';
 
 export function registerContext(program: Command): void {
   program
@@ -21,7 +22,7 @@ export function registerContext(program: Command): void {
           anchors: opts.anchor,
         });
         if (opts.json) return printJson(out);
-        print(`${out.items.length ? counted(out.items.length, 'item') : 'nothing injected'}: ${out.reason}`);
+        print(`${out.items.length ? plural(out.items.length, 'item') : 'nothing injected'}: ${out.reason}`);
         for (const item of out.items) {
           const score = item.score === null ? 'anchor' : `score ${item.score.toFixed(4)}`;
           print(

@@ -11,19 +11,20 @@ import { memberContext } from '#engine/commands/types.ts';
 import type { Events } from '#shared/api/events.ts';
 import type { OutputOf } from '#shared/api/operation.ts';
 import { WorkspaceExport, WorkspaceImport } from '#shared/api/ops/export.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
-import { counted, print, printJson, progressBar } from '../output.ts';
+import { print, printJson, progressBar } from '../output.ts';
 
 type Counts = OutputOf<typeof WorkspaceExport>['counts'];
 
 function summary(c: Counts): string {
   return [
-    counted(c.files, 'file'),
-    counted(c.sections, 'section'),
-    counted(c.notes, 'note'),
-    counted(c.entities, 'entity', 'entities'),
-    counted(c.facts, 'fact'),
-    counted(c.edges, 'edge'),
+    plural(c.files, 'file'),
+    plural(c.sections, 'section'),
+    plural(c.notes, 'note'),
+    plural(c.entities, 'entity', 'entities'),
+    plural(c.facts, 'fact'),
+    plural(c.edges, 'edge'),
   ].join(', ');
 }
 

@@ -12,8 +12,9 @@ import type { IndexProgressEvent } from '#shared/api/events.ts';
 import { FilesIndex } from '#shared/api/ops/files.ts';
 import { AppError } from '#shared/errors.ts';
 import { needsPassword } from '#shared/password.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
-import { counted, type Progress, print, printJson, progressBar } from '../output.ts';
+import { type Progress, print, printJson, progressBar } from '../output.ts';
 import { compileIndexed } from './compile.ts';
 
 /** Draws the `index.progress` events of a command on a progress bar. */
@@ -76,7 +77,7 @@ export function registerIndex(program: Command): void {
         for (const f of report.reading ?? [])
           print(`${f.ocr ? 'read by OCR from now on' : 'read by its text layer again'}: ${f.id}  ${f.label}`);
         for (const f of report.indexed)
-          print(`indexed  ${f.id}  ${f.label} (${counted(f.sections, 'section')})`);
+          print(`indexed  ${f.id}  ${f.label} (${plural(f.sections, 'section')})`);
         for (const f of report.failed) print(`failed   ${f.id}  ${f.label}: ${f.reason}`);
         const locked = report.failed.filter((f) => needsPassword(f.reason));
         // docs/FORMATS.md [F11]: the way on for files that need their password.
@@ -85,7 +86,7 @@ export function registerIndex(program: Command): void {
             `${locked.length} ${locked.length === 1 ? 'needs' : 'need'} a password: brain unlock <id> --password-file PATH.`,
           );
         const embedded = report.embedded
-          ? `, ${counted(report.embedded, 'item')} embedded for semantic search`
+          ? `, ${plural(report.embedded, 'item')} embedded for semantic search`
           : '';
         print(`${report.indexed.length} indexed, ${report.failed.length} failed${embedded}.`);
         if (report.indexed.length) print(`audit: ${report.mentions} mentions of known entities linked.`);

@@ -10,6 +10,7 @@ import { memberContext, type Notify } from '#engine/commands/types.ts';
 import { ModelDownload, ModelUse } from '#shared/api/ops/workspace.ts';
 import { EMBEDDING_MODEL_CHOICES, EMBEDDING_MODELS, type EmbeddingModelChoice } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson, progressBar } from '../output.ts';
 
@@ -60,7 +61,7 @@ export function registerModel(program: Command): void {
         print(`semantic search now uses ${out.modelId}.`);
         if (out.toEmbed > 0)
           print(
-            `${out.toEmbed === 1 ? '1 item has' : `${out.toEmbed} items have`} no vector of it yet: run \`brain index\` to embed them.`,
+            `${plural(out.toEmbed, 'item has', 'items have')} no vector of it yet: run \`brain index\` to embed them.`,
           );
       }),
     );

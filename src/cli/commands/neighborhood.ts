@@ -6,8 +6,9 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { GRAPH_LIMITS, GraphNeighborhood } from '#shared/api/ops/graph.ts';
+import { plural } from '#shared/plural.ts';
 import { optionalNumber, withEngine } from '../context.ts';
-import { counted, print, printJson } from '../output.ts';
+import { print, printJson } from '../output.ts';
 
 export function registerNeighborhood(program: Command): void {
   program
@@ -28,7 +29,7 @@ export function registerNeighborhood(program: Command): void {
         for (const hop of out.hops) {
           const more = hop.truncated ? ' (more exist)' : '';
           print(
-            `hop ${hop.hop}: ${counted(hop.items.length, 'item')}, ${counted(hop.edges.length, 'edge')}${more}`,
+            `hop ${hop.hop}: ${plural(hop.items.length, 'item')}, ${plural(hop.edges.length, 'edge')}${more}`,
           );
           for (const i of hop.items) print(`  ${i.id}  ${i.label}  [${i.storageKind}, ${i.scope}]`);
           for (const e of hop.edges) print(`  ${labels.get(e.from)} -${e.type}-> ${labels.get(e.to)}`);

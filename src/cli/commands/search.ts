@@ -9,8 +9,9 @@ import { SearchQuery } from '#shared/api/ops/retrieval.ts';
 import { describeCitation } from '#shared/citation.ts';
 import { SEARCH_K_MAX_CLI } from '#shared/constants.ts';
 import { AppError, toTransferable } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
-import { counted, print, printJson } from '../output.ts';
+import { print, printJson } from '../output.ts';
 
 async function runBatch(engine: Engine, file: string, k: number): Promise<void> {
   const lines = createInterface({
@@ -64,10 +65,11 @@ export function registerSearch(program: Command): void {
           print(`   ${hit.id}  ${describeCitation(hit.citation)}`);
           print(`   ${hit.body.replace(/\s+/g, ' ').slice(0, 200)}`);
           // The same source's other matching passages ride along ([R6] in docs/RETRIEVAL.md).
-          if (hit.more) print(`   + ${counted(hit.more, 'more passage')} from this source:`);
-          for (const also of hit.also ?? []) print(`     ${also.id}  ${describeCitation(also.citation)}`);
-          if (hit.more && hit.more > (hit.also?.length ?? 0))
-            print(`     … and ${hit.more - (hit.also?.length ?? 0)} more`);
+          const also = hit.also ?? [];
+          const unlisted = (hit.more ?? 0) - also.length;
+          if (hit.more) print(`   + ${plural(hit.more, 'more passage')} from this source:`);
+          for (const a of also) print(`     ${a.id}  ${describeCitation(a.citation)}`);
+          if (unlisted > 0) print(`     … and ${unlisted} more`);
         });
       }),
     );

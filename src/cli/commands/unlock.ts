@@ -7,8 +7,9 @@ import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
 import { FilesUnlock } from '#shared/api/ops/files.ts';
+import { plural } from '#shared/plural.ts';
 import { withEngine } from '../context.ts';
-import { counted, print, printJson } from '../output.ts';
+import { print, printJson } from '../output.ts';
 import { readPasswordFile } from '../password-file.ts';
 
 export function registerUnlock(program: Command): void {
@@ -23,7 +24,7 @@ export function registerUnlock(program: Command): void {
         const password = readPasswordFile(opts.passwordFile);
         const out = await run(memberContext(engine, 'cli'), FilesUnlock, { id, password });
         if (opts.json) return printJson(out);
-        print(`indexed  ${out.id}  ${out.label} (${counted(out.sections, 'section')})`);
+        print(`indexed  ${out.id}  ${out.label} (${plural(out.sections, 'section')})`);
         print(`audit: ${out.mentions} mentions of known entities linked.`);
       }),
     );

@@ -103,14 +103,12 @@ describe('html', () => {
   });
 });
 
-const legacy = (encoding: string, text: string) => encodeLegacy(text, encoding);
-
 describe('[F25] a page in the character set it declares', () => {
   const page = (head: string, body: string) => `<html><head>${head}</head><body><p>${body}</p></body></html>`;
 
   it('reads a <meta charset> page in that encoding, and reads its passages back', async () => {
     const polish = 'Zażółć gęślą jaźń';
-    const bytes = legacy('iso-8859-2', page('<meta charset="ISO-8859-2">', polish));
+    const bytes = encodeLegacy(page('<meta charset="ISO-8859-2">', polish), 'iso-8859-2');
     const ex = await extractFile(bytes, 'html', 'pl.html');
     expect(ex.chunks.map((c) => c.body)).toEqual([polish]);
     expect(ex.health).toEqual(['not UTF-8: decoded as ISO-8859-2, as the page declares']);
@@ -120,7 +118,7 @@ describe('[F25] a page in the character set it declares', () => {
   it('follows the charset of a Content-Type <meta http-equiv>', async () => {
     const greek = 'Καλημέρα κόσμε';
     const head = '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1253">';
-    const ex = await extractFile(legacy('windows-1253', page(head, greek)), 'html', 'el.htm');
+    const ex = await extractFile(encodeLegacy(page(head, greek), 'windows-1253'), 'html', 'el.htm');
     expect(ex.chunks.map((c) => c.body)).toEqual([greek]);
     expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1253, as the page declares']);
   });
@@ -128,14 +126,14 @@ describe('[F25] a page in the character set it declares', () => {
   it('names a declared set as a guess would name it when it is one a guess can find', async () => {
     const russian = 'Привет, мир';
     const ex = await extractFile(
-      legacy('windows-1251', page('<meta charset="cp1251">', russian)),
+      encodeLegacy(page('<meta charset="cp1251">', russian), 'windows-1251'),
       'html',
       'ru.html',
     );
     expect(ex.chunks.map((c) => c.body)).toEqual([russian]);
     expect(ex.health).toEqual(['not UTF-8: decoded as Windows-1251 (Cyrillic), as the page declares']);
     const japanese = 'こんにちは世界';
-    const sjis = legacy('shift_jis', page('<meta charset="Shift_JIS">', japanese));
+    const sjis = encodeLegacy(page('<meta charset="Shift_JIS">', japanese), 'shift_jis');
     expect((await extractFile(sjis, 'html', 'ja.html')).health).toEqual([
       'not UTF-8: decoded as Shift JIS (Japanese), as the page declares',
     ]);
@@ -150,7 +148,7 @@ describe('[F25] a page in the character set it declares', () => {
   it('guesses as before when the declared set is unknown, commented out or past the first 1024 bytes', async () => {
     const spanish = 'señor café';
     const unknown = await extractFile(
-      legacy('windows-1252', page('<meta charset="x-bogus">', spanish)),
+      encodeLegacy(page('<meta charset="x-bogus">', spanish), 'windows-1252'),
       'html',
       'a.html',
     );
@@ -160,10 +158,10 @@ describe('[F25] a page in the character set it declares', () => {
       'not UTF-8: decoded as Windows-1252',
     ]);
     // In ISO-8859-2, ñ's byte is ń: following these declarations would misread the page.
-    const commented = legacy('windows-1252', page('<!-- <meta charset="iso-8859-2"> -->', spanish));
-    const late = legacy(
-      'windows-1252',
+    const commented = encodeLegacy(page('<!-- <meta charset="iso-8859-2"> -->', spanish), 'windows-1252');
+    const late = encodeLegacy(
       page(`<title>${'x'.repeat(1100)}</title><meta charset="iso-8859-2">`, spanish),
+      'windows-1252',
     );
     for (const bytes of [commented, late]) {
       const ex = await extractFile(bytes, 'html', 'b.html');

@@ -32,11 +32,11 @@ const MAX_DF_SHARE = 0.2;
  * with the lowest IDF. The budget is POSTINGS_SHARE of the rows, within [MIN_POSTINGS,
  * MAX_POSTINGS]: the keyword streams run while the vector worker scans its mirror (~0.04-0.05 us
  * a row of the index), so 4 % of the rows keeps their scoring within the time a search waits for
- * the vectors anyway; a smaller budget in a bigger index would cost quality and save no time. Measured on
- * the speed bench (README): at 100k sections 4,000 instead of 12,000 took the whole search's p95
- * from 19 to 11 ms, with the keyword overlap with exact BM25 at 0.998 (1.000); at 300k, 4,000
- * instead of 12,000 cost overlap (0.987 against 1.000) and the whole search did not get faster,
- * the vector streams taking 15 ms; at 1M, 4,000 gave 0.948 against 0.997, no faster either.
+ * the vectors anyway; a smaller budget in a bigger index would cost quality and save no time.
+ * Measured on the speed bench (README): at 100k sections 4,000 instead of 12,000 took the whole
+ * search's p95 from 19 to 11 ms, with the keyword overlap with exact BM25 at 0.998 (1.000); at
+ * 300k, 4,000 instead of 12,000 cost overlap (0.987 against 1.000) and the whole search did not
+ * get faster, the vector streams taking 15 ms; at 1M, 4,000 gave 0.948 against 0.997, no faster.
  * Below about 3,000 the keyword tail does not get shorter, so a smaller index keeps 4,000.
  */
 const POSTINGS_SHARE = 0.04;

@@ -80,6 +80,4 @@ export function describeCitation(c: Citation | null | undefined): string | null 
   return where ? `${name} · ${where}${at}` : `${name}${at}`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
+export { plural } from '#shared/plural.ts';
