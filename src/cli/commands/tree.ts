@@ -23,6 +23,7 @@ import {
   TreesStatus,
   TreesTree,
 } from '#shared/api/ops/trees.ts';
+import { plural } from '#shared/plural.ts';
 import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
@@ -41,7 +42,7 @@ function printSource(s: Source): void {
     `  commit    ${s.indexedCommit ?? 'none yet'}${s.attemptedCommit && s.attemptedCommit !== s.indexedCommit ? ` (attempted ${s.attemptedCommit})` : ''}`,
   );
   print(
-    `  holds     ${c.documents} documents, ${c.folders} folders, ${c.sections} sections, ${c.cards} cards, ${c.links} links, ${c.broken} broken${c.skipped ? `, ${c.skipped} left out` : ''}`,
+    `  holds     ${plural(c.documents, 'document')}, ${plural(c.folders, 'folder')}, ${plural(c.sections, 'section')}, ${plural(c.cards, 'card')}, ${plural(c.links, 'link')}, ${c.broken} broken${c.skipped ? `, ${c.skipped} left out` : ''}`,
   );
 }
 
@@ -238,7 +239,7 @@ export function registerTree(program: Command): void {
         (o) => ({ tree: o.tree, since: opts.since, under: opts.under }),
         (out) => {
           print(
-            `${out.since.slice(0, 12)} → ${out.commit.slice(0, 12)}: ${out.documents.length} documents changed`,
+            `${out.since.slice(0, 12)} → ${out.commit.slice(0, 12)}: ${plural(out.documents.length, 'document')} changed`,
           );
           for (const d of out.documents)
             print(

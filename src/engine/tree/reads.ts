@@ -6,6 +6,7 @@
  * comes from the stored document of the indexed commit, never from the folder as it is now.
  */
 import { AppError } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import { stmt } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { logEvent } from '../telemetry.ts';
@@ -554,7 +555,7 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
     source,
     'changes',
     { since, documents: documents.length },
-    `since ${since.slice(0, 12)}: ${documents.length} documents`,
+    `since ${since.slice(0, 12)}: ${plural(documents.length, 'document')}`,
   );
   return {
     tree: source.id,
