@@ -310,4 +310,48 @@ forEachBackend('[S35] erasing a source on the server', (backend) => {
       ]),
     );
   });
+
+  it('[S35] a pushed op holding a NUL character is refused where it is; the rest of the batch lands', async () => {
+    const e = env();
+    const mallory = await e.admin.join('mallory', ['eng']);
+    const poisoned = itemId('poison', 'n', 'mallory');
+    const fine = itemId('fine', 'n', 'mallory');
+    const r = await mallory.push([
+      buildItemOp(poisoned, 'org', {
+        item: { body: 'looks harmless\u0000until erased', origin_actor: 'mallory' },
+      }),
+      buildItemOp(fine, 'org', { item: { origin_actor: 'mallory' } }),
+    ]);
+    expect(r.refused.map((x) => x.reason)).toEqual([
+      'op.item.body holds a NUL character (U+0000): the server stores no NUL characters',
+    ]);
+    expect(r.accepted).toHaveLength(1);
+    expect(await rows(e, 'SELECT id FROM items')).toEqual([{ id: fine }]);
+  });
+
+  it('[S35] an erase takes an item whose stored op holds an escaped NUL (stored before pushes refused it)', async () => {
+    const e = env();
+    await handbook(e);
+    // What a server that took such an op before holds: JSON's escape, which jsonb cannot read.
+    await e.db.query(
+      "UPDATE ops SET body = replace(body, 'The quokka wombat timetable.', 'The quokka\\u0000 timetable.') WHERE entity_id = $1",
+      [SECTION],
+    );
+    expect(
+      (
+        await rows(e, 'SELECT count(*)::int AS n FROM ops WHERE entity_id = $1 AND body LIKE $2', [
+          SECTION,
+          '%u0000%',
+        ])
+      )[0],
+    ).toEqual({ n: 1 });
+    const r = await e.admin.push([erase(FILE)]);
+    expect(r.refused).toEqual([]);
+    expect(await rows(e, 'SELECT id FROM items ORDER BY id COLLATE "C"')).toEqual(
+      [DECOY, NOTE].sort().map((id) => ({ id })),
+    );
+    expect(await e.admin.push([buildItemOp(itemId('after', 'n'), 'org', { hlc: hlc(60) })])).toMatchObject({
+      refused: [],
+    });
+  });
 });

@@ -15,6 +15,7 @@ import {
   type ParsedInputOf,
 } from '#shared/api/operation.ts';
 import { AppError } from '#shared/errors.ts';
+import { nulAt } from '#shared/nul.ts';
 import { accessHandlers } from './access.ts';
 import { agentRunHandlers } from './agent-runs.ts';
 import { agentHandlers } from './agents.ts';
@@ -88,6 +89,13 @@ export async function runCommand(ctx: CommandContext, name: string, input: unkno
     throw new AppError('not-found', `Unknown operation ${name.slice(0, 80)}.`);
   const parsed = inputOn(op, ctx.surface).safeParse(input ?? {});
   if (!parsed.success) throw invalid(name, parsed.error.issues[0]);
+  // Neither store keeps a NUL, and the server refuses an op holding one: refused here, on every surface.
+  const nul = nulAt(parsed.data);
+  if (nul)
+    throw new AppError(
+      'validation-failed',
+      `${nul} holds a NUL character (U+0000): remove it and try again.`,
+    );
   const handler = HANDLERS[name] as (ctx: CommandContext, input: unknown) => Promise<unknown>;
   const answer = op.output.safeParse(await handler(ctx, parsed.data));
   if (!answer.success) {

@@ -14,6 +14,7 @@ import type { Op } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Batch } from './batch.ts';
+import { bodyHash } from './canonical.ts';
 import { type EdgeState, type ItemState, loadEdges, loadItems } from './state.ts';
 
 type EraseOp = Extract<Op, { kind: 'item.erase' }>;
@@ -107,12 +108,8 @@ export async function loadEraseContext(
   ]);
   for (const [id, state] of await loadItems(tx, [...targets, ...versions, ...more.map((m) => m.id)]))
     items.set(id, state);
-  const keyed = await tx.query<{ id: string; source_key: string | null }>(
-    `SELECT i.id, (o.body::jsonb) -> 'item' ->> 'source_key' AS source_key
-     FROM items i JOIN ops o ON o.seq = i.seq WHERE i.id = ANY($1::text[])`,
-    [[...targets, ...versions]],
-  );
-  for (const k of keyed) if (k.source_key !== null) ctx.sourceKeys.set(k.id, k.source_key);
+  for (const [id, item] of await winningItems(tx, [...targets, ...versions]))
+    if (typeof item.source_key === 'string') ctx.sourceKeys.set(id, item.source_key);
   const all = [...items.keys()];
   const touching = await tx.query<{ id: string }>(
     'SELECT id FROM edges WHERE from_id = ANY($1::text[]) OR to_id = ANY($1::text[])',
@@ -238,13 +235,12 @@ export async function applyErasures(
     const parts = ids.filter((id) => id !== e.source);
     const seq = seqs.get(e.opId) ?? null;
     // What each erased item held, from its winning op, before the ops go ([S36]).
-    const held = await tx.query<{ id: string; content: string }>(
-      `SELECT i.id, COALESCE((o.body::jsonb) -> 'item' ->> 'blob',
-         encode(sha256(convert_to(COALESCE((o.body::jsonb) -> 'item' ->> 'body', ''), 'UTF8')), 'hex')) AS content
-       FROM items i JOIN ops o ON o.seq = i.seq WHERE i.id = ANY($1::text[])`,
-      [e.items],
+    const content = new Map(
+      [...(await winningItems(tx, e.items))].map(([id, item]) => [
+        id,
+        typeof item.blob === 'string' ? item.blob : bodyHash(typeof item.body === 'string' ? item.body : ''),
+      ]),
     );
-    const content = new Map(held.map((h) => [h.id, h.content]));
     await tx.query(
       `DELETE FROM ops WHERE entity_id = ANY($1::text[]) AND kind IN ('item.upsert', 'edge.upsert')`,
       [ids],
@@ -362,4 +358,25 @@ export async function erasuresFor(
     [[...new Set(dropped.map(([, seq]) => seq))]],
   );
   return { rows, dropped, full: picked.length === limit };
+}
+
+/**
+ * The item each id holds now, as its winning op wrote it: parsed here, not cast to jsonb by the
+ * database, which refuses some text JSON allows (an escaped NUL, U+0000, that an op stored before
+ * the push refused it); an erase must not fail on what it erases.
+ */
+async function winningItems(
+  tx: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await tx.query<{ id: string; body: string }>(
+    'SELECT i.id, o.body FROM items i JOIN ops o ON o.seq = i.seq WHERE i.id = ANY($1::text[])',
+    [ids],
+  );
+  const out = new Map<string, Record<string, unknown>>();
+  for (const r of rows) {
+    const item = (JSON.parse(r.body) as { item?: Record<string, unknown> }).item;
+    if (item) out.set(r.id, item);
+  }
+  return out;
 }

@@ -5,6 +5,8 @@
  * counter, so sequence numbers are assigned (and become visible) in commit order even with
  * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
+
+import { nulAt } from '#shared/nul.ts';
 import { isAgentRecordKind } from '#shared/sync/agent-records.ts';
 import type { Op, PushResponse } from '#shared/sync/protocol.ts';
 import { audit } from '../audit.ts';
@@ -154,6 +156,10 @@ function checkEdge(b: Batch, op: Extract<Op, { kind: 'edge.upsert' }>): string |
 }
 
 async function check(b: Batch, op: Op): Promise<string | null> {
+  // JSON allows an escaped NUL; PostgreSQL's text and jsonb do not, and every later read of the op
+  // (an erase, above all) would fail on it.
+  const nul = nulAt(op);
+  if (nul) return `op.${nul} holds a NUL character (U+0000): the server stores no NUL characters`;
   const ahead = clockRefusal(op, b.nowMs);
   if (ahead) return ahead;
   if (op.kind === 'item.upsert') return checkItem(b, op);
