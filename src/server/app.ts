@@ -60,13 +60,14 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 3000, timeWindowMs: 6
 
 type ErrorReply = { status: number; code: string; message: string; reason?: string };
 
-function toErrorReply(err: FastifyError | AppError): ErrorReply {
+/** `bodyLimit`: the route's own limit, named when Fastify refuses a body over it (its message has no number). */
+function toErrorReply(err: FastifyError | AppError, bodyLimit = JSON_BODY_LIMIT): ErrorReply {
   if (err instanceof AppError) {
     const reason = typeof err.details?.reason === 'string' ? err.details.reason : undefined;
     return { status: statusOf(err), code: err.code, message: err.message, ...(reason ? { reason } : {}) };
   }
   const status = err.statusCode ?? 500;
-  if (status === 413) return toErrorReply(tooLarge(Number(err.message.match(/\d+/)?.[0] ?? 0)));
+  if (status === 413) return toErrorReply(tooLarge(bodyLimit));
   if (status === 415) return { status, code: 'unsupported', message: err.message };
   if (status === 429) return { status, code: 'busy', message: err.message };
   if (status >= 400 && status < 500) return toErrorReply(badRequest(err.message));
@@ -75,7 +76,7 @@ function toErrorReply(err: FastifyError | AppError): ErrorReply {
 
 function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
-    const e = toErrorReply(err);
+    const e = toErrorReply(err, req.routeOptions?.bodyLimit ?? JSON_BODY_LIMIT);
     if (e.status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code: e.code, status: e.status }, e.message);
     const { status, ...error } = e;

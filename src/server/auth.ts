@@ -20,8 +20,9 @@ declare module 'fastify' {
   }
 }
 
+/** The token of an `Authorization: Bearer …` header; the scheme is matched in any case (RFC 9110 §11.1). */
 function bearerToken(header: string | undefined): string | null {
-  if (!header?.startsWith('Bearer ')) return null;
+  if (!header || !/^bearer /i.test(header)) return null;
   const token = header.slice(7).trim();
   return token.length > 0 ? token : null;
 }

@@ -83,6 +83,27 @@ forEachBackend('the server is the authority', (backend) => {
     expect((await mallory.getBlob(sha256(team))).status).toBe(404);
   });
 
+  it('[S27] uploads sent side by side cannot pass the quota together', async () => {
+    const e = env();
+    const small = await (await import('./support.ts')).startTestServer(e.db, { blobQuotaBytes: 1000 });
+    try {
+      const mallory = new TestClient(small.url, (await e.admin.join('mallory')).token);
+      // Twenty uploads of 400 bytes at once against 1,000: two fit, every other one is refused.
+      const bodies = Array.from({ length: 20 }, (_, i) => new Uint8Array(400).fill(i + 1));
+      const answers = await Promise.all(bodies.map((b) => mallory.putBlob(sha256(b), b)));
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(2);
+      expect(answers.filter((a) => a.status === 413)).toHaveLength(18);
+      const stored = await Promise.all(bodies.map((b) => small.blobs.has(sha256(b))));
+      expect(stored.filter(Boolean)).toHaveLength(2);
+      const used = await e.db.query<{ n: number }>(
+        "SELECT sum(size)::int AS n FROM blob_uploads WHERE user_id = 'mallory'",
+      );
+      expect(used).toEqual([{ n: 800 }]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('[S27] uploads count against a quota; unreferenced ones are swept after the grace period', async () => {
     const e = env();
     const small = await (await import('./support.ts')).startTestServer(e.db, {

@@ -91,6 +91,17 @@ forEachBackend('membership', (backend) => {
     expect(wrong.body.error.message).toMatch(/Unknown device token/);
   });
 
+  it('[S1] the Bearer scheme is matched in any case, as HTTP says', async () => {
+    const { url, admin } = env();
+    const bob = await admin.join('bob');
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const r = await new TestClient(url).request('GET', ROUTES.me, undefined, {
+        authorization: `${scheme} ${bob.token}`,
+      });
+      expect(r.status).toBe(200);
+    }
+  });
+
   it('[S14] revoking a user refuses all their devices, removes them from teams and the workspace', async () => {
     const { admin, db } = env();
     const bob1 = await admin.join('bob', ['eng']);

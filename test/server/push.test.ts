@@ -221,8 +221,14 @@ forEachBackend('push', (backend) => {
       ops: big,
     });
     expect(r2.status).toBe(413);
-    expect(r2.body.error.message).toMatch(/too large/);
+    expect(r2.body.error.message).toBe(`Request body too large: the limit is ${PUSH_MAX_BYTES} bytes.`);
     expect(await e.db.query('SELECT * FROM ops')).toEqual([]);
+    // Another route names its own limit (256 KiB for JSON), not the push's.
+    const team = await e.admin.request<{ error: { message: string } }>('POST', ROUTES.teams, {
+      id: 'x'.repeat(300_000),
+    });
+    expect(team.status).toBe(413);
+    expect(team.body.error.message).toBe(`Request body too large: the limit is ${256 * 1024} bytes.`);
   });
 
   it('[S7] refusals do not block the rest of the batch', async () => {

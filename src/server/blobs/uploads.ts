@@ -64,7 +64,7 @@ export async function assertQuota(tx: Queryable, user: string, hash: string, siz
   );
 }
 
-export async function recordUpload(db: Db, user: string, hash: string, size: number, at: string) {
+export async function recordUpload(db: Queryable, user: string, hash: string, size: number, at: string) {
   await db.query(
     `INSERT INTO blob_uploads (hash, user_id, size, uploaded_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (hash, user_id) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, size = EXCLUDED.size`,

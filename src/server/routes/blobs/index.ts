@@ -56,6 +56,9 @@ async function receive(
   return { path, size, hash: hasher.digest('hex') };
 }
 
+/** The advisory lock class of one member's uploads (the second key is the member's name, hashed). */
+const QUOTA_LOCK = 4242002;
+
 async function putBlob(ctx: AppContext, actor: Actor, req: FastifyRequest, hash: string) {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > BLOB_MAX_BYTES) throw tooLarge(BLOB_MAX_BYTES);
@@ -65,13 +68,19 @@ async function putBlob(ctx: AppContext, actor: Actor, req: FastifyRequest, hash:
   try {
     if (file.hash !== hash)
       throw badRequest(`wrong sha256: the body hashes to ${file.hash}, not ${hash}; nothing stored.`);
-    await assertQuota(ctx.db, actor.user, hash, file.size, ctx.blobQuotaBytes);
+    // The last check, the bytes and the record are one step per member: uploads sent side by side
+    // would each pass a check made before any of them was recorded. A transaction-scoped lock on
+    // the member (PGlite runs one transaction at a time anyway).
+    await ctx.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [QUOTA_LOCK, actor.user]);
+      await assertQuota(tx, actor.user, hash, file.size, ctx.blobQuotaBytes);
+      await ctx.blobs.putFile(hash, file.path, file.size);
+      await recordUpload(tx, actor.user, hash, file.size, ctx.clock.now().toISOString());
+    });
   } catch (err) {
     await rm(file.path, { force: true });
     throw err;
   }
-  await ctx.blobs.putFile(hash, file.path, file.size);
-  await recordUpload(ctx.db, actor.user, hash, file.size, ctx.clock.now().toISOString());
   return { hash, size: file.size };
 }
 
