@@ -354,4 +354,23 @@ forEachBackend('[S35] erasing a source on the server', (backend) => {
       refused: [],
     });
   });
+
+  it('[S25] [S36] a section guessed under an erased file is refused alike whatever content it guesses', async () => {
+    const e = env();
+    await handbook(e);
+    expect((await e.admin.push([erase(FILE)])).refused).toEqual([]);
+    const mallory = await e.admin.join('mallory', ['eng']);
+    const guess = async (blob: string) =>
+      (
+        await mallory.push([
+          buildItemOp(SECTION, 'org', {
+            hlc: hlc(70),
+            item: { blob, format: 'markdown', body: 'x', file_id: FILE, origin_actor: 'mallory' },
+          }),
+        ])
+      ).refused.map((r) => r.reason);
+    const right = await guess(BLOB);
+    expect(right).toHaveLength(1);
+    expect(right).toEqual(await guess(sha256('Another handbook altogether.')));
+  });
 });

@@ -69,15 +69,16 @@ async function checkItem(b: Batch, op: Extract<Op, { kind: 'item.upsert' }>): Pr
       ? `item ${item.id} was erased: this device is sent the erase before it may write it again`
       : `item ${item.id} is superseded by ${item.superseded_by}, which was erased: this device is sent the erase first`;
   }
-  // The same content under an erased id (a watched folder's next look, a device that never held
-  // it) would bring the erased text back, whoever writes it.
-  const content = b.erasedContent.get(item.id);
-  if (content !== undefined && content === (item.blob ?? bodyHash(item.body)))
-    return `item ${item.id} was erased: the same content is not written again under its id`;
   const refusal =
     shapeRefusal(b, item, current) ??
     (isAgentRecordKind(item.storage_kind) ? agentRecordRefusal(b, b.heldRecords, item, current) : null);
   if (refusal) return refusal;
+  // The same content under an erased id (a watched folder's next look, a device that never held
+  // it) would bring the erased text back, whoever writes it. Checked after the shape, so a section
+  // under a file the writer cannot see is refused alike whatever content it guesses ([S25]).
+  const content = b.erasedContent.get(item.id);
+  if (content !== undefined && content === (item.blob ?? bodyHash(item.body)))
+    return `item ${item.id} was erased: the same content is not written again under its id`;
   // Only the actor's own namespace reaches here for an item they cannot see ([S25]).
   if (current && !b.visible.has(current.scope))
     return `item ${item.id} is in a scope ${b.actor.user} cannot write`;
