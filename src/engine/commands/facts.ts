@@ -5,6 +5,7 @@
 import type { OutputOf, ParsedInputOf } from '#shared/api/operation.ts';
 import type { FactsList, FactsRetire, FactsState } from '#shared/api/ops/facts.ts';
 import { entityFacts, retireFact, stateFact } from '../knowledge/facts.ts';
+import { spanText } from '../knowledge/graph.ts';
 import { logEvent } from '../telemetry.ts';
 import type { CommandContext } from './types.ts';
 
@@ -13,6 +14,7 @@ async function factsState(
   input: ParsedInputOf<typeof FactsState>,
 ): Promise<OutputOf<typeof FactsState>> {
   const { engine } = ctx;
+  const text = await spanText(engine.db, engine.blobs, input.item_id, engine.scopes());
   return stateFact(
     engine.db,
     engine.workspaceId,
@@ -26,6 +28,7 @@ async function factsState(
       citation: { item: input.item_id, span: input.span, quote: input.quote },
     },
     ctx.origin,
+    text,
   );
 }
 

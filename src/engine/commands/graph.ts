@@ -28,6 +28,7 @@ import {
   type Neighborhood,
   neighborhood,
   observeMention,
+  spanText,
 } from '../knowledge/graph.ts';
 import { getRow, vecUpsert } from '../read/items.ts';
 import { handOffWriteback, type RunRecord, recordRunEnd } from '../writeback/run-end.ts';
@@ -48,12 +49,14 @@ export async function mentionsObserve(
   input: ParsedInputOf<typeof MentionsObserve>,
 ): Promise<OutputOf<typeof MentionsObserve>> {
   const { engine } = ctx;
+  const text = await spanText(engine.db, engine.blobs, input.item_id, engine.scopes());
   const result = observeMention(
     engine.db,
     engine.workspaceId,
     engine.scopes(),
     { itemId: input.item_id, name: input.name, kind: input.kind, span: input.span, quote: input.quote },
     ctx.origin,
+    text,
   );
   if (result.entity.created) await embedEntity(engine, result.entity);
   return result;

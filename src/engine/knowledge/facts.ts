@@ -129,6 +129,8 @@ export function stateFact(
   scopes: readonly string[],
   input: FactInput,
   origin: Origin,
+  /** The cited item's text as brain_read returns it, when that is not its body (spanText in graph.ts). */
+  text: string | null = null,
 ): { fact: Fact; entity: ItemView; edge: EdgeView } {
   const statement = input.statement.trim().replace(/\s+/g, ' ');
   if (!statement) throw new AppError('validation-failed', 'Say what the fact is: a statement.');
@@ -152,7 +154,7 @@ export function stateFact(
         'validation-failed',
         'Say where the source says it: a span {start, end} or a quote of its text.',
       );
-    const where = locateMention(source, { ...input.citation, name: statement });
+    const where = locateMention(source, { ...input.citation, name: statement }, text);
     const now = new Date().toISOString();
     const face = faceIn(db, workspaceId, scopes, input, source.scope, origin, now);
     const validAt = input.validAt ? validDate(input.validAt, 'validAt') : (source.occurred_at ?? now);

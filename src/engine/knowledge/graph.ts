@@ -13,11 +13,12 @@ import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '#shared/
 import { AppError } from '#shared/errors.ts';
 import { edgeDiscriminator } from '#shared/ids.ts';
 import type { StorageKind } from '#shared/types.ts';
+import type { BlobStore } from '../add/blobs.ts';
 import type { Db } from '../db/driver.ts';
 import { writeTx } from '../db/driver.ts';
 import { edgeId, entityItemId } from '../ids.ts';
 import { ftsDelete, ftsInsert, getRow, type ItemRow } from '../read/items.ts';
-import { visibleRow } from '../read/read.ts';
+import { textOf, visibleRow } from '../read/read.ts';
 import { narrowestScope } from '../scope.ts';
 
 /** Who writes: a member on the app or the command line has no run (src/engine/commands/types.ts). */
@@ -125,11 +126,29 @@ export type MentionInput = {
 
 export type MentionResult = { entity: ItemView & { created: boolean }; edge: EdgeView };
 
+/**
+ * The text a caller's span or quote counts in: what brain_read returns for the whole item. For a
+ * file that is its whole text, read from its bytes, not its row's body (its title and opening, what
+ * search ranks it by); for a section or a note, its body, which the indexing audit counts in too.
+ * Null when the body is that text. Throws not-found, as a read does, for an item the caller cannot see.
+ */
+export async function spanText(
+  db: Db,
+  blobs: BlobStore,
+  id: string,
+  scopes: readonly string[],
+): Promise<string | null> {
+  const row = visibleRow(db, id, scopes);
+  return row.storage_kind === 'file' ? (await textOf(db, blobs, row, scopes)).text : null;
+}
+
+/** Where the name is in `text` (the item's body unless spanText gave its read text). */
 export function locateMention(
   item: ItemRow,
   input: Pick<MentionInput, 'span' | 'quote' | 'name'>,
+  text: string | null = null,
 ): { span: { start: number; end: number } | null; text: string } {
-  const body = item.body;
+  const body = text ?? item.body;
   if (input.span) {
     const { start, end } = input.span;
     if (end <= start)
@@ -223,6 +242,8 @@ export function observeMention(
   scopes: readonly string[],
   input: MentionInput,
   origin: Origin,
+  /** The item's text as brain_read returns it, when that is not its body (spanText). */
+  text: string | null = null,
 ): MentionResult {
   const name = input.name.trim();
   const normalised = normaliseName(name, input.kind);
@@ -230,7 +251,7 @@ export function observeMention(
     throw new AppError('validation-failed', `"${input.name}" has no letters or digits to name an entity.`);
   return writeTx(db, () => {
     const item = visibleRow(db, input.itemId, scopes);
-    const where = locateMention(item, input);
+    const where = locateMention(item, input, text);
     // The entity face takes the narrowest scope of its sources: here, the one item it was seen in.
     const scope = narrowestScope([item.scope]);
     if (!scope)

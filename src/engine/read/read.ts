@@ -4,6 +4,7 @@
  * has changed since, reading it says so (stale) instead of returning other text.
  */
 import { AppError } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import type { Citation, FileFormat, StorageKind } from '#shared/types.ts';
 import type { BlobStore } from '../add/blobs.ts';
 import type { Db } from '../db/driver.ts';
@@ -61,12 +62,8 @@ export async function readItem(
   let from = firstLine;
   let to = lastLine;
   if (lines) {
-    if (lines.from > lastLine || lines.to < firstLine) {
-      throw new AppError(
-        'validation-failed',
-        `${row.label} has lines ${firstLine}-${lastLine}; asked for ${lines.from}-${lines.to}.`,
-      );
-    }
+    if (lines.from > lastLine || lines.to < firstLine)
+      throw outOfRange(row.label, lines, firstLine, lastLine);
     from = Math.max(lines.from, firstLine);
     to = Math.min(lines.to, lastLine);
   }
@@ -84,7 +81,21 @@ export async function readItem(
   };
 }
 
-async function textOf(
+/**
+ * A range that misses the item, in words: the line asked for and the lines there are. `lines.to` is
+ * never named, as a read from a line on asks up to the largest number (src/engine/commands/retrieval.ts).
+ */
+function outOfRange(label: string, lines: LineRange, firstLine: number, lastLine: number): AppError {
+  const has =
+    firstLine === 1
+      ? `${label} has ${plural(lastLine, 'line')}`
+      : `${label} has lines ${firstLine}-${lastLine}`;
+  if (lines.from > lastLine)
+    return new AppError('validation-failed', `line ${lines.from} is past the end: ${has}.`);
+  return new AppError('validation-failed', `line ${lines.to} is before the start: ${has}.`);
+}
+
+export async function textOf(
   db: Db,
   blobs: BlobStore,
   row: ItemRow,
