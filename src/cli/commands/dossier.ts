@@ -1,17 +1,28 @@
-/** `brain dossier <id>`: the contract's items.dossier (src/shared/api/ops/knowledge.ts), printed. */
+/**
+ * `brain dossier <id>`: the contract's items.dossier (src/shared/api/ops/knowledge.ts), printed. An
+ * entity's page is shown as the app shows it (src/renderer/src/features/dossier/EntityDossier.tsx):
+ * its current facts with their citations from facts.list (docs/FACTS.md [K5]) under "Facts", and
+ * the dossier's own `facts` (notes and links tied to the entity, never its claims) under "Notes and
+ * links". `--json` is items.dossier as every surface answers it (facts: `brain fact list --json`).
+ */
 import type { Command } from 'commander';
 import { run } from '#engine/commands/index.ts';
 import { memberContext } from '#engine/commands/types.ts';
+import { FactsList } from '#shared/api/ops/facts.ts';
 import { ItemsDossier } from '#shared/api/ops/knowledge.ts';
 import type { Dossier, EntityDossier } from '#shared/api/types.ts';
 import { describeCitation } from '#shared/citation.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
+import { type Fact, printFact } from './fact.ts';
 
-function printEntity(e: EntityDossier): void {
+function printEntity(e: EntityDossier, current: readonly Fact[]): void {
   print(`Names: ${e.aliases.map((a) => a.name).join(' · ')}`);
   print();
-  print(`Facts and notes (${e.totals.facts})`);
+  print(`Facts (${current.length})`);
+  for (const f of current) printFact(f, '  ');
+  print();
+  print(`Notes and links (${e.totals.facts})`);
   for (const f of e.facts) {
     const cite = f.citation ? `  [${describeCitation(f.citation)}]` : '';
     print(
@@ -48,7 +59,7 @@ function printEntity(e: EntityDossier): void {
   }
 }
 
-function printDossier(d: Dossier): void {
+function printDossier(d: Dossier, current: readonly Fact[]): void {
   const item = d.item;
   print(
     `${item.label}  [${item.storageKind}${item.kind !== item.storageKind ? `, ${item.kind}` : ''}, ${item.scope}]  ${item.id}`,
@@ -60,7 +71,7 @@ function printDossier(d: Dossier): void {
   if (d.citation) print(`Cites: ${describeCitation(d.citation)}`);
   print();
   if (d.entity) {
-    printEntity(d.entity);
+    printEntity(d.entity, current);
     return;
   }
   if (d.outline.length) {
@@ -84,15 +95,19 @@ function spanOf(value: string): { start: number; end: number } {
 export function registerDossier(program: Command): void {
   program
     .command('dossier')
-    .description("An item's or an entity's dossier: names, facts, mentions and their citations")
+    .description(
+      "An item's or an entity's dossier: names, current facts, notes and links, mentions and their citations",
+    )
     .argument('<id>', 'item or entity id')
     .option('--at <start-end>', "a character range of the item's text to show (a mention's span)", spanOf)
     .option('--json', 'print JSON')
     .action((id: string, opts: { at?: { start: number; end: number }; json?: boolean }) =>
       withEngine(program, async (engine) => {
-        const d = await run(memberContext(engine, 'cli'), ItemsDossier, { id, at: opts.at });
+        const ctx = memberContext(engine, 'cli');
+        const d = await run(ctx, ItemsDossier, { id, at: opts.at });
         if (opts.json) return printJson(d);
-        printDossier(d);
+        const current = d.entity ? (await run(ctx, FactsList, { entity: d.item.id })).facts : [];
+        printDossier(d, current);
       }),
     );
 }

@@ -15,7 +15,7 @@ import { AppError } from '#shared/errors.ts';
 import { withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 
-type Fact = OutputOf<typeof FactsList>['facts'][number];
+export type Fact = OutputOf<typeof FactsList>['facts'][number];
 
 function parseSpan(value: string): { start: number; end: number } {
   const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(value);
@@ -27,17 +27,18 @@ function parseSpan(value: string): { start: number; end: number } {
   return { start: Number(m[1]), end: Number(m[2]) };
 }
 
-function printFact(f: Fact): void {
+/** A fact, its id and its citations; `indent` puts it under a heading (as `brain dossier` does). */
+export function printFact(f: Fact, indent = ''): void {
   const what = f.attribute ? `${f.attribute}: ` : '';
   const status =
     f.status === 'current'
       ? ''
       : `  [retired${f.reason ? `: ${f.reason}` : ''}${f.supersededBy ? `, by ${f.supersededBy}` : ''}]`;
-  print(`${what}${f.statement}  (valid ${f.validAt.slice(0, 10)})${status}`);
-  print(`  ${f.id}`);
+  print(`${indent}${what}${f.statement}  (valid ${f.validAt.slice(0, 10)})${status}`);
+  print(`${indent}  ${f.id}`);
   for (const c of f.citations)
     print(
-      `  - ${describeCitation(c.citation) || c.item.label}: "${c.quote.slice(0, 120)}"  (${c.origin.actor})`,
+      `${indent}  - ${describeCitation(c.citation) || c.item.label}: "${c.quote.slice(0, 120)}"  (${c.origin.actor})`,
     );
 }
 

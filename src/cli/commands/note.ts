@@ -29,7 +29,8 @@ export function registerNote(program: Command): void {
           source_key: opts.sourceKey,
         });
         if (opts.json) return printJson(out);
-        print(`${out.created ? 'wrote' : 'updated'} ${out.id} in ${out.scope} (version ${out.version})`);
+        const what = out.created ? 'wrote' : out.changed ? 'updated' : 'unchanged';
+        print(`${what} ${out.id} in ${out.scope} (version ${out.version})`);
       }),
     );
 }

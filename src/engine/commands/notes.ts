@@ -34,9 +34,12 @@ export async function notesAdd(
     { kind: input.kind, label: input.label, body: input.body, scope, sourceKey, ...ctx.origin },
     vector,
   );
+  // upsertNote returns the stored row untouched when nothing differs: same version, same update time.
+  const changed = !existing || row.version !== existing.version || row.updated_at !== existing.updated_at;
   return {
     id: row.id,
     created: !existing,
+    changed,
     version: row.version,
     scope: row.scope,
     source_key: row.source_key,

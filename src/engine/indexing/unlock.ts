@@ -6,7 +6,7 @@
  * nothing and says so.
  */
 import { AppError } from '#shared/errors.ts';
-import { isWrongPassword, WRONG_PASSWORD } from '#shared/password.ts';
+import { isWrongPassword, NEEDS_PASSWORD, needsPassword, WRONG_PASSWORD } from '#shared/password.ts';
 import { stmt } from '../db/driver.ts';
 import { type IndexContext, type IndexOutcome, indexFile } from './indexer.ts';
 
@@ -16,9 +16,19 @@ function scrub(message: string, password: string): string {
   return message.split(password).join('…');
 }
 
+/**
+ * Why a file could not be opened, with its name; for a file whose state does not say it needs a
+ * password (its index error, src/shared/password.ts), that unlock is not what it is waiting for.
+ */
+function notOpened(file: { label: string; index_error: string | null }, message: string): string {
+  const why = `${file.label}: ${message}`;
+  if (needsPassword(file.index_error)) return why;
+  return `${why.replace(/\.?$/, '.')} ${file.label} is not waiting for a password: unlock is for files whose state says "${NEEDS_PASSWORD}".`;
+}
+
 export async function unlockFile(
   ctx: IndexContext,
-  file: { id: string; label: string },
+  file: { id: string; label: string; index_error: string | null },
   password: string,
 ): Promise<IndexOutcome> {
   try {
@@ -34,6 +44,6 @@ export async function unlockFile(
       throw new AppError('internal', scrub(err instanceof Error ? err.message : String(err), password));
     }
     if (isWrongPassword(err.message)) throw new AppError('refused', `${WRONG_PASSWORD}${file.label}`);
-    throw new AppError(err.code, scrub(err.message, password), { file: file.label });
+    throw new AppError(err.code, scrub(notOpened(file, err.message), password), { file: file.label });
   }
 }

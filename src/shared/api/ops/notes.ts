@@ -39,6 +39,8 @@ export const NotesAdd = defineOperation({
   output: z.object({
     id: z.string(),
     created: z.boolean(),
+    /** False when the same key already held this note as given: nothing was written. */
+    changed: z.boolean(),
     version: z.number(),
     scope: z.string(),
     source_key: z.string(),
