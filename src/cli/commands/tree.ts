@@ -229,7 +229,10 @@ export function registerTree(program: Command): void {
       ),
     );
   withTree(sub('changes', TreesChanges))
-    .requiredOption('--since <commit>', 'an earlier commit (full or abbreviated), such as a citation’s')
+    .requiredOption(
+      '--since <commit>',
+      'an earlier commit: a full or abbreviated hash (such as a citation’s), or a name such as HEAD~1 or a branch',
+    )
     .option('--under <node>', 'only under this node')
     .action((opts: Json & { since: string; under?: string }) =>
       act(

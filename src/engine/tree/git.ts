@@ -278,10 +278,14 @@ export async function isAncestor(root: string, older: string, newer: string): Pr
   }
 }
 
-/** The full id of a commit given by a full or abbreviated id, or null when the repository has none. */
-export async function commitOf(root: string, ref: string): Promise<string | null> {
-  if (!/^[0-9a-f]{4,64}$/i.test(ref)) return null;
-  return resolveCommit(root, ref);
+/**
+ * The full id of the commit a revision names in the repository (a full or abbreviated id, HEAD~1, a
+ * branch, a tag: `git rev-parse --verify <rev>^{commit}`), or null when it names none. A revision
+ * starting with "-" would be read as an option: it names none.
+ */
+export async function commitOf(root: string, rev: string): Promise<string | null> {
+  if (!rev || rev.startsWith('-')) return null;
+  return resolveCommit(root, rev);
 }
 
 export type DiffEntry = {

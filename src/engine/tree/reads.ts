@@ -499,7 +499,11 @@ export async function changes(engine: Engine, input: { tree?: string; since: str
       `${source.root} is ${source.createdBy}'s repository: its history stays in their clone, so changes are read there (or connect a clone of your own).`,
     );
   const since = await commitOf(source.root, input.since);
-  if (!since) throw new AppError('not-found', `${source.root} has no commit ${input.since}.`);
+  if (!since)
+    throw new AppError(
+      'not-found',
+      `no commit ${input.since} in ${source.root}: give a commit hash or a name such as HEAD~1`,
+    );
   const under = input.under && input.under !== '/' ? (input.under.split('#')[0] ?? '') : '';
   const inScope = (p: string | null) => p !== null && indexablePath(p, 0) === null && p.startsWith(under);
   const documents: {

@@ -20,6 +20,8 @@ const TREE_LIMITS = {
   textAgent: 24_000,
   textApp: 200_000,
   grepChars: 500,
+  /** `depth` 2 adds the first 20 grandchildren; there is no deeper page. */
+  depthMax: 2,
 } as const;
 
 const NOT_FOR_AGENTS: readonly Surface[] = ['agent'];
@@ -134,7 +136,11 @@ const pageInput = (max: number) =>
     .object({
       tree: treeId,
       node: nodeId.optional(),
-      depth: z.union([z.literal(1), z.literal(2)]).optional(),
+      depth: z
+        .union([z.literal(1), z.literal(2)], {
+          error: `depth must be a whole number from 1 to ${TREE_LIMITS.depthMax}`,
+        })
+        .optional(),
       offset: z.number().int().min(0).optional(),
       limit: z.number().int().min(1).max(max).optional(),
     })
@@ -321,11 +327,12 @@ export const TreesBroken = defineOperation({
 
 export const TreesChanges = defineOperation({
   name: 'trees.changes',
-  summary: 'What changed from an earlier commit (a citation’s) to the indexed one',
+  summary: 'What changed from an earlier commit (a citation’s, or a name such as HEAD~1) to the indexed one',
   input: z
     .object({
       tree: treeId,
-      since: z.string().trim().min(4).max(64),
+      // A hash or any name Git gives a commit (v1, HEAD~1, a branch up to connect's 200 characters).
+      since: z.string().trim().min(1).max(200),
       under: nodeId.optional(),
     })
     .strict(),
@@ -350,9 +357,10 @@ export const TreesChanges = defineOperation({
   tool: {
     name: 'brain_changes',
     description:
-      'What changed in a connected repository since an earlier commit (full or abbreviated, such as the commit of ' +
-      'a citation) up to the indexed one: up to 100 documents (added, modified, deleted, renamed) with lines added ' +
-      'and removed, and up to 30 sections and cards whose own lines changed. Then read the changed nodes.' +
+      'What changed in a connected repository since an earlier commit (a full or abbreviated hash, such as the ' +
+      'commit of a citation, or a name such as HEAD~1 or a branch) up to the indexed one: up to 100 documents ' +
+      '(added, modified, deleted, renamed) with lines added and removed, and up to 30 sections and cards whose ' +
+      'own lines changed. Then read the changed nodes.' +
       ' ' +
       FRAMED_DATA_NOT_INSTRUCTIONS,
   },
