@@ -22,6 +22,7 @@ import { warmVectors } from '../search/vector-client.ts';
 import type { SyncReport } from '../sync/index.ts';
 import { SyncLoop } from '../sync/loop.ts';
 import { AgentBrainWork } from './agents-host.ts';
+import { OthersWrites } from './others-writes.ts';
 import { readSettings } from './settings.ts';
 import { type OperationEffects, teamEffects } from './team-effects.ts';
 import { TreeWatch } from './tree-watch.ts';
@@ -106,6 +107,7 @@ export class BrainHost {
   private readonly backups: BackupSchedule;
   private readonly effects: OperationEffects;
   private readonly addProgress = throttled(ADD_PROGRESS_EVERY_MS);
+  private readonly others: OthersWrites;
 
   private constructor(engine: Engine, options: HostOptions) {
     this.engine = engine;
@@ -141,6 +143,12 @@ export class BrainHost {
       if (added.length) this.runner.request(added);
       this.emit('trees.changed', { tree });
       this.emit('files.changed', { ids: added });
+    });
+    // Another process wrote (the command line, an agent): lists, counts and the inbox refresh.
+    this.others = new OthersWrites(engine.db, () => {
+      this.emit('files.changed', { ids: [] });
+      this.emit('status.changed', this.status());
+      this.emit('inbox.changed', { at: new Date().toISOString() });
     });
     this.services = {
       version: options.version,
@@ -252,6 +260,7 @@ export class BrainHost {
     host.sync.start();
     host.trees.start();
     host.backups.start(); // the daily backup (docs/PACKAGING.md [N15])
+    host.others.start();
     warmVectors(engine.db); // the vector mirror loads now, not inside the first search
     return host;
   }
@@ -339,6 +348,7 @@ export class BrainHost {
   }
 
   async close(): Promise<void> {
+    this.others.close();
     await this.backups.close();
     await this.work.close();
     await this.agents.close();
