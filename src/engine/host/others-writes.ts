@@ -12,7 +12,7 @@ import { stmt } from '../db/driver.ts';
 import { ftsGeneration } from '../search/keyword-stream.ts';
 
 /** How often a host looks: the app shows another process's files within a few seconds. */
-export const OTHERS_WRITES_EVERY_MS = 2_000;
+const OTHERS_WRITES_EVERY_MS = 2_000;
 
 function fingerprint(db: Db): string {
   const row = stmt(
