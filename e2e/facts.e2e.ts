@@ -158,6 +158,8 @@ describe('Facts over time in a browser', () => {
     await page.keyboard.press('End');
     await page.keyboard.press('Delete');
     await page.getByRole('alertdialog', { name: 'Remove inv3.md?' }).waitFor();
+    // The confirmation starts on Cancel: Tab to Remove, then Enter.
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const result = page.getByRole('dialog', { name: 'Removed inv3.md' });
     await result.getByText('1 fact stopped being current.').waitFor({ timeout: 20_000 });

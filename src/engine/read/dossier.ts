@@ -25,16 +25,6 @@ function spanIn(text: string, offset: number, at: Span | undefined): Span | null
   return { start: offset + at.start, end: offset + at.end };
 }
 
-/**
- * A span of a file's own text (its `body`, the opening of what it says, where a file-level mention or
- * fact points) found in its whole text: the same words, first where they occur.
- */
-function wordsIn(text: string, body: string, at: Span): Span | null {
-  if (at.end > body.length || at.end <= at.start) return null;
-  const start = text.indexOf(body.slice(at.start, at.end));
-  return start >= 0 ? { start, end: start + (at.end - at.start) } : null;
-}
-
 /** `health`: the notes this viewer may see (visibleHealth in src/engine/knowledge/health.ts). */
 function toItemView(r: ItemRow, health: string[]): ItemView {
   const from = r.storage_kind === 'file' ? datedFrom(health) : null;
@@ -161,10 +151,9 @@ export async function dossier(engine: Engine, id: string, at?: Span): Promise<Do
       () => indexedText(engine.db, file),
     );
     const section = item.storage_kind === 'section' ? locateSection(text, item) : null;
-    const highlight =
-      (at && item.storage_kind === 'file' ? wordsIn(text, item.body, at) : null) ??
-      (at ? spanIn(text, section?.start ?? 0, at) : null) ??
-      section;
+    // A span on a file counts in its whole text, as brain_read returns it (spanText in
+    // src/engine/knowledge/graph.ts); on a section, in the section's own text.
+    const highlight = (at ? spanIn(text, section?.start ?? 0, at) : null) ?? section;
     return {
       ...base,
       text,
