@@ -111,17 +111,33 @@ function toTurn(r: TurnRow): ChatTurn {
   };
 }
 
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A question word as a pattern for its whole word and its inflections ("loop": loop, loops, looped,
+ * looping; "decide": decides, decided, decision is another word), never a longer word that merely
+ * starts the same ("hot" is not "hotel", "record" not "recognize"). The word's own ending comes off
+ * first, so "picked" finds "pick" too.
+ */
+function inflected(term: string): string {
+  let base = term;
+  for (const ending of ['ing', 'ed', 'es', 's']) {
+    if (base.length - ending.length >= 3 && base.endsWith(ending) && !base.endsWith('ss')) {
+      base = base.slice(0, -ending.length);
+      break;
+    }
+  }
+  if (base.length > 3 && base.endsWith('e')) base = base.slice(0, -1);
+  const stem = base.length > 3 && base.endsWith('y') ? `${literal(base.slice(0, -1))}(?:y|i)` : literal(base);
+  return `(?<![\\p{L}\\p{N}])${stem}(?:e|s|es|d|ed|ing|er|ers)?(?![\\p{L}\\p{N}])`;
+}
+
 /** Character ranges of the question's words (and their inflections) in a passage. */
-function highlightTerms(text: string, question: string): { start: number; end: number }[] {
+export function highlightTerms(text: string, question: string): { start: number; end: number }[] {
   const terms = queryTerms(question);
   if (terms.length === 0) return [];
-  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // A word inside a run of Chinese or Japanese is marked as itself; others with their inflections.
-  const patterns = terms.map((t) =>
-    isRunWord(t)
-      ? literal(t)
-      : `(?<![\\p{L}\\p{N}])${literal(t.length > 5 ? t.slice(0, t.length - 2) : t)}[\\p{L}\\p{N}]*`,
-  );
+  const patterns = terms.map((t) => (isRunWord(t) ? literal(t) : inflected(t)));
   const re = new RegExp(patterns.join('|'), 'giu');
   const out: { start: number; end: number }[] = [];
   for (const m of text.matchAll(re)) out.push({ start: m.index, end: m.index + m[0].length });
