@@ -66,7 +66,7 @@ describe('Org Brain in a browser', () => {
     // Ask in Chat: the answer is the cited passages, with the question's words marked.
     const answer = await askInChat(page, 'What are trace trees?');
     await answer
-      .getByText('Chat model off — these are the passages the brain found')
+      .getByText(/^The chat model is off, so here are the \d+ passages? the brain found\.$/)
       .waitFor({ timeout: 30_000 });
     const citation = answer.getByRole('button', { name: /Open citation 1: pdfjs-tracemonkey\.pdf/ });
     await citation.waitFor();
@@ -285,11 +285,22 @@ describe('Org Brain in a browser', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Remove hooli.md?' });
     await confirm.getByText(/Search and chat will no longer find it/).waitFor();
     await screenshot(page, '19-confirm-remove');
-    // Esc changes nothing; Delete asks again and Enter confirms.
+    // The focus starts on Cancel: Enter and Esc change nothing; Delete asks again, Tab goes to Remove
+    // and Enter confirms.
+    expect(
+      await confirm
+        .getByRole('button', { name: 'Cancel' })
+        .evaluate((el) => el === el.ownerDocument.activeElement),
+    ).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => confirm.count()).toBe(0);
+    await page.keyboard.press('Delete');
+    await confirm.waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => confirm.count()).toBe(0);
     await page.keyboard.press('Delete');
     await confirm.waitFor();
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
 
     const result = page.getByRole('dialog', { name: 'Removed hooli.md' });
@@ -301,6 +312,44 @@ describe('Org Brain in a browser', () => {
     await expect.poll(() => grid(page).locator('tbody tr').count()).toBe(1);
     await grid(page).getByText('roadmap.md').waitFor();
     expect(await grid(page).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(unexpectedProblems(s.problems)).toEqual([]);
+  });
+
+  it('keeps the keyboard on the grid after a click on a row: arrows, Enter, I and Delete go on from it', async () => {
+    const home = freshHome();
+    const folder = freshHome('org-brain-e2e-click-');
+    cleanup(() => rmSync(folder, { recursive: true, force: true }));
+    // More rows than the window shows: the box around the grid scrolls, and so can take the focus.
+    const names = ['alpha', 'beta', 'gamma', ...Array.from({ length: 40 }, (_, i) => `zeta-${i + 10}`)];
+    for (const name of names)
+      writeFileSync(path.join(folder, `${name}.md`), `# ${name}\n\nThe ${name} note.\n`);
+    await brain(home, ['add', folder, '--json']);
+
+    const { s } = await start(home);
+    const { page } = s;
+    await page.getByText(/^43 files/).waitFor();
+    await grid(page).getByRole('button', { name: 'Name' }).click();
+    // No grid(page).focus() here: the click on the row is all a person does.
+    await grid(page).getByText('alpha.md').click();
+    const dossier = page.getByRole('complementary', { name: 'Dossier' });
+    await dossier.getByRole('heading', { name: 'alpha.md' }).waitFor();
+    expect(await grid(page).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => grid(page).getAttribute('aria-activedescendant')).toBe('file-row-1');
+    const beta = grid(page).locator('tbody tr', { hasText: 'beta.md' });
+    await expect.poll(() => beta.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await dossier.getByRole('heading', { name: 'beta.md' }).waitFor();
+    await page.keyboard.press('i');
+    await beta.getByText('Indexed', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Delete');
+    const confirm = page.getByRole('alertdialog', { name: 'Remove beta.md?' });
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => confirm.count()).toBe(0);
+    await grid(page).getByText('beta.md').waitFor();
+
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 

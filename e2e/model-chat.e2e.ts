@@ -3,14 +3,15 @@
  * model a scripted OpenAI-compatible server in this process, configured with `brain config set`.
  * The answer streams in, cites [1] inline, and the citation opens the dossier at the cited range;
  * "Remember this" sends the thread to write-back, its proposal waits in the Inbox (count in the rail)
- * and is approved from the keyboard. With no model, every screen says what is off.
+ * and is approved from the keyboard. A model that cannot be reached: the answer says it failed and why.
+ * With no model, every screen says what is off.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { roleOf, type ScriptedModel, startScriptedModel } from '#engine/testing/scripted-model.ts';
-import { screenshot, unexpectedProblems } from './support/browser.ts';
+import { askInChat, screenshot, unexpectedProblems } from './support/browser.ts';
 import { brain, freshHome } from './support/serve.ts';
 import { cleanup, start } from './support/session.ts';
 
@@ -128,6 +129,26 @@ describe('chat with a model, write-back and the inbox', () => {
     expect(unexpectedProblems(s.problems)).toEqual([]);
   });
 
+  it('with a model that cannot be reached, the answer says it failed and why, above the passages', async () => {
+    const home = await workspace();
+    // Port 9 (discard) has no listener here: the connection is refused.
+    await brain(home, ['config', 'set', 'model.baseUrl', 'http://127.0.0.1:9/v1']);
+    await brain(home, ['config', 'set', 'model.name', 'unreachable']);
+    const { s } = await start(home);
+    const { page } = s;
+    await page.getByText('Chat model: unreachable').first().waitFor();
+
+    const answer = await askInChat(page, 'Are late taxis reimbursed?');
+    await answer
+      .getByText(/^The chat model failed \(.+\), so here are the passages the brain found\.$/)
+      .waitFor({ timeout: 60_000 });
+    await answer.getByRole('button', { name: /^Open citation 1: Office handbook/ }).waitFor();
+    expect(await answer.getByText(/chat model is off/i).count()).toBe(0);
+    await screenshot(page, '27-chat-model-failed');
+
+    expect(unexpectedProblems(s.problems)).toEqual([]);
+  });
+
   it('with no model, every screen still works and says what is off', async () => {
     const home = await workspace();
     const { s } = await start(home);
@@ -141,7 +162,7 @@ describe('chat with a model, write-back and the inbox', () => {
     await message.press('Enter');
     const answer = page.getByRole('article', { name: 'Answer' }).last();
     await answer
-      .getByText('Chat model off — these are the passages the brain found')
+      .getByText(/^The chat model is off, so here are the \d+ passages? the brain found\.$/)
       .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Remember this' }).click();
     await page.getByText(/Kept for write-back: it runs once a chat model is set/).waitFor();

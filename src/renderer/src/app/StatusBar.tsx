@@ -3,7 +3,7 @@ import type { SyncStatusView } from '#shared/api/types.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { Tip } from '../components/Tip.tsx';
 import { formatDateTime, formatRelative, plural } from '../lib/format.ts';
-import { useStatus } from './status-context.ts';
+import { type QueueView, useStatus } from './status-context.ts';
 import './statusbar.css';
 
 /** Indexing queue, semantic search, the chat model and the data folder; always in view. */
@@ -15,12 +15,13 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
 
   let queueText: string;
   if (running) queueText = `Indexing ${queue.done.toLocaleString()} of ${queue.total.toLocaleString()}`;
-  else if (queue.total > 0)
-    queueText = `Indexed ${queue.done.toLocaleString()} of ${queue.total.toLocaleString()}`;
+  else if (queue.total > 0) queueText = batchText(queue);
   else if (waiting > 0) queueText = `Indexing queue: ${plural(waiting, 'file')}`;
-  else if (status)
-    queueText = `${status.counts.indexed.toLocaleString()} indexed · ${status.counts.notIndexed.toLocaleString()} not indexed`;
-  else queueText = '…';
+  else if (status) {
+    const { indexed, notIndexed, failed } = status.counts;
+    queueText = `${indexed.toLocaleString()} indexed · ${notIndexed.toLocaleString()} not indexed`;
+    if (failed > 0) queueText += ` · ${plural(failed, 'failed', 'failed')}`;
+  } else queueText = '…';
 
   const semantic =
     model?.status === 'on'
@@ -98,6 +99,19 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
       ) : null}
     </footer>
   );
+}
+
+/** A finished batch: the files indexed of those asked for, then those that failed or need a password. */
+function batchText(queue: QueueView): string {
+  const failed = queue.failed - queue.locked;
+  // The embedding tail counts passages, not files: none of them failed.
+  const done = queue.last?.phase === 'embedding' ? queue.done : queue.done - queue.failed;
+  const parts = [
+    `Indexed ${done.toLocaleString()} of ${queue.total.toLocaleString()}`,
+    failed > 0 ? plural(failed, 'failed', 'failed') : null,
+    queue.locked > 0 ? plural(queue.locked, 'needs a password', 'need a password') : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
 }
 
 /** The workspace server: local only, or online/offline with the operations waiting to be sent. */

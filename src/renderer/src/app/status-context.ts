@@ -9,6 +9,9 @@ export type QueueView = {
   last: IndexProgressEvent | null;
   done: number;
   total: number;
+  /** Files of this batch that failed, and of those how many need a password (done counts both). */
+  failed: number;
+  locked: number;
 };
 
 export type StatusState = {

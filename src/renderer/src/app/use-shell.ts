@@ -162,10 +162,13 @@ export function useShell(): Shell {
   const indexAll = useCallback(async () => {
     try {
       const res = await call('files.index', {});
-      notify(
-        res.queued ? `Queued ${plural(res.queued, 'file')} for indexing` : 'Every file is already indexed',
-        'success',
-      );
+      if (res.queued) notify(`Queued ${plural(res.queued, 'file')} for indexing`, 'success');
+      else if ((await call('status.get')).counts.files === 0)
+        notify(
+          'There are no files yet: drop files here, watch a folder, or load the sample workspace',
+          'info',
+        );
+      else notify('Every file is already indexed', 'success');
     } catch (err) {
       notify(`Could not start indexing: ${errorText(err)}`, 'error');
     }

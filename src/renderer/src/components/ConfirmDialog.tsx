@@ -12,7 +12,7 @@ export type ConfirmDialogProps = {
   onConfirm: () => Promise<void> | void;
 };
 
-/** Asks before anything destructive; stays open with the error if the action fails. */
+/** Asks before anything destructive, the focus on Cancel; stays open with the error if the action fails. */
 export function ConfirmDialog({
   open,
   onOpenChange,

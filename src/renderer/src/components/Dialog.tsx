@@ -38,7 +38,8 @@ export function Dialog({
           // An explicit undefined would replace Radix's own role="dialog".
           role={role ?? 'dialog'}
           onOpenAutoFocus={(e) => {
-            // Focus the control marked data-autofocus (the safe or primary action), not the close button.
+            // Focus the control marked data-autofocus, not the close button: in a destructive
+            // confirmation (an alertdialog) the safe choice, Cancel; elsewhere the primary action.
             const preferred = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
               '[data-autofocus]',
             );

@@ -16,7 +16,8 @@ export type AssistantTurnProps = {
 
 /**
  * An answer: the memories it used as numbered chips (a fact of an entity marked as one, docs/FACTS.md
- * [K15]), the cited passages, or why it used none.
+ * [K15]), the cited passages, or why it used none. Without the chat model (off, or failed) the passages
+ * are the answer, under the engine's words for why.
  */
 export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnProps) {
   const noMemories = turn.memories.length === 0;
@@ -62,7 +63,8 @@ export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnPr
         {turn.modelOff ? (
           turn.passages.length > 0 ? (
             <div className="passages">
-              <p className="model-off-label">Chat model off — these are the passages the brain found</p>
+              {/* The engine's words: the model is off, or it failed and why (src/engine/chat/chat.ts). */}
+              <p className="model-off-label">{turn.text}</p>
               {turn.passages.map((p, i) => (
                 <PassageCard key={p.fact?.id ?? p.itemId} passage={p} n={i + 1} onOpen={onOpen} />
               ))}

@@ -91,8 +91,11 @@ function OtherCells({
       </td>
       <td className="grid__cell col-size num">{formatBytes(row.size)}</td>
       <td className="grid__cell col-by ellipsis">{row.addedBy}</td>
-      <td className="grid__cell col-at" title={formatDateTime(row.addedAt)}>
-        {formatRelative(row.addedAt)}
+      <td
+        className="grid__cell col-at"
+        title={`${formatRelative(row.addedAt)} · ${formatDateTime(row.addedAt)}`}
+      >
+        <span className="ellipsis">{formatRelative(row.addedAt)}</span>
       </td>
       <td className="grid__cell col-scope">
         <span className="scope-badge">{row.scope}</span>

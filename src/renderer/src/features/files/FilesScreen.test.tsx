@@ -85,6 +85,105 @@ describe('Files screen', () => {
     await waitFor(() => expect(screen.queryByRole('complementary', { name: 'Dossier' })).toBeNull());
   });
 
+  it('leaves the keyboard on the grid after a click: the arrows move from the clicked row, Enter opens, I indexes, Delete asks', async () => {
+    const t = engine();
+    const { user } = renderApp(t);
+    const grid = await screen.findByRole('grid', { name: 'Files' });
+
+    await user.click(await within(grid).findByText('note-02.md'));
+    const dossier = await screen.findByRole('complementary', { name: 'Dossier' });
+    await within(dossier).findByRole('heading', { name: 'note-02.md' });
+    expect(document.activeElement).toBe(grid);
+
+    await user.keyboard('{ArrowDown}');
+    expect(grid.getAttribute('aria-activedescendant')).toBe('file-row-2');
+    expect(selectedLabels(grid)).toEqual(['note-03.md']);
+    await user.keyboard('{Enter}');
+    await within(dossier).findByRole('heading', { name: 'note-03.md' });
+    await user.keyboard('i');
+    await waitFor(() => expect(t.inputsOf('files.index')).toEqual([{ ids: ['file-3'] }]));
+    await user.keyboard('{Delete}');
+    await screen.findByRole('alertdialog', { name: 'Remove note-03.md?' });
+  });
+
+  it('says how many files of a finished batch failed or need a password, and how many failed at rest', async () => {
+    const rows = [
+      ...[1, 2, 3].map((n) => fileRow(n, { state: 'indexed' as const })),
+      fileRow(4, { state: 'failed' as const, reason: 'unreadable: the file is damaged' }),
+    ];
+    const t = engine(rows);
+    renderApp(t);
+    const queue = await screen.findByRole('status', { name: 'Indexing queue' });
+    await waitFor(() => expect(queue.textContent).toBe('3 indexed · 0 not indexed · 1 failed'));
+
+    const event = (fileId: string, done: number, patch: Record<string, unknown> = {}) =>
+      act(() =>
+        t.emit('index.progress', {
+          fileId,
+          label: `${fileId}.md`,
+          phase: 'indexed',
+          done,
+          total: 4,
+          ...patch,
+        }),
+      );
+    event('file-1', 1);
+    event('file-2', 2, { phase: 'failed', reason: 'unreadable: the file is damaged' });
+    event('file-3', 3, { phase: 'failed', reason: 'password-protected PDF: enter its password to index it' });
+    expect(queue.textContent).toContain('Indexing 3 of 4');
+    event('file-4', 4);
+    expect(queue.textContent).toBe('Indexed 2 of 4 · 1 failed · 1 needs a password');
+
+    // A new batch starts counting again.
+    event('file-1', 1, { total: 1 });
+    expect(queue.textContent).toBe('Indexed 1 of 1');
+  });
+
+  it('fits the page a long PDF is on in its State chip, the whole of it in the tooltip', async () => {
+    const t = engine();
+    renderApp(t);
+    const grid = await focusedGrid();
+    act(() =>
+      t.emit('index.progress', {
+        fileId: 'file-2',
+        label: 'note-02.md',
+        phase: 'indexing',
+        done: 0,
+        total: 1,
+        page: 75,
+        pages: 352,
+      }),
+    );
+    const row = within(grid).getByText('note-02.md').closest('tr') as HTMLElement;
+    const chip = (await within(row).findByText(/Indexing/)).closest('.chip') as HTMLElement;
+    // Too long for the column, the words ellipsize (file-table.css); the tooltip says it all.
+    expect(chip.querySelector('.ellipsis')?.textContent).toBe('Indexing p. 75/352');
+    expect(chip.getAttribute('title')).toContain('page 75 of 352 read');
+    const added = row.querySelector('.col-at') as HTMLElement;
+    expect(added.querySelector('.ellipsis')?.textContent).toBe(added.textContent);
+    expect(added.getAttribute('title')).toContain(added.textContent as string);
+  });
+
+  it('says there are no files yet when Index all runs on an empty workspace', async () => {
+    const t = fakeTransport(shellAnswers([]));
+    t.answer('files.index', () => ({ queued: 0 }));
+    const { user } = renderApp(t);
+    await screen.findByRole('heading', { name: /Drop files here/ });
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(
+      await screen.findByRole('combobox', { name: 'Search files, passages and commands' }),
+      'index all',
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('option', { selected: true }).textContent).toContain('Index all files'),
+    );
+    await user.keyboard('{Enter}');
+    await screen.findByText(
+      'There are no files yet: drop files here, watch a folder, or load the sample workspace',
+    );
+    expect(screen.queryByText('Every file is already indexed')).toBeNull();
+  });
+
   it('says when indexing the selection fails, and keeps the error until it is dismissed', async () => {
     const t = engine();
     t.fail('files.index', 'busy', 'The workspace is busy.');
@@ -127,7 +226,7 @@ describe('Files screen', () => {
     const event = { fileId: 'file-2', label: 'note-02.md', done: 0, total: 1 } as const;
     act(() => t.emit('index.progress', { ...event, phase: 'indexing', page: 3, pages: 12 }));
     const row = within(grid).getByText('note-02.md').closest('tr') as HTMLElement;
-    const chip = await within(row).findByText(/Indexing/);
+    const chip = (await within(row).findByText(/Indexing/)).closest('.chip') as HTMLElement;
     expect(chip.textContent).toBe('Indexing p. 3/12');
     expect(chip.getAttribute('title')).toContain('page 3 of 12 read');
     const queue = screen.getByRole('status', { name: 'Indexing queue' });

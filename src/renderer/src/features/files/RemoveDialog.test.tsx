@@ -68,8 +68,8 @@ describe('Removing files', () => {
       'Search and chat will no longer find them. Facts only they support leave their entity pages; ' +
         'facts other sources also support stay. Adding the same files again brings them back, with their facts.',
     );
-    // Focus is in the dialog, on the action Enter takes.
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Remove' }));
+    // Focus is in the dialog, on the safe choice.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
@@ -85,7 +85,7 @@ describe('Removing files', () => {
     expect(labels(grid)).toHaveLength(5);
   });
 
-  it('removes on Enter, says how many facts stopped being current and which pages were left empty, and the rows leave the grid', async () => {
+  it('removes on Tab to Remove and Enter, says how many facts stopped being current and which pages were left empty, and the rows leave the grid', async () => {
     const t = engine((row) => ({
       removed: true,
       retiredFacts: row.id === 'file-2' ? 2 : 1,
@@ -96,7 +96,7 @@ describe('Removing files', () => {
 
     await user.keyboard('{ArrowDown}{ArrowDown}{Shift>}{ArrowDown}{/Shift}{Delete}');
     await screen.findByRole('alertdialog', { name: 'Remove 2 files?' });
-    await user.keyboard('{Enter}');
+    await user.keyboard('{Tab}{Enter}');
 
     const result = await screen.findByRole('dialog', { name: 'Removed 2 files' });
     const status = within(result).getByRole('status');
@@ -116,6 +116,21 @@ describe('Removing files', () => {
     await waitFor(() => expect(document.activeElement).toBe(grid));
     await waitFor(() => expect(labels(grid)).toEqual(['note-01.md', 'note-04.md', 'note-05.md']));
     screen.getByRole('button', { name: 'Index selected' });
+  });
+
+  it('starts on Cancel, so Delete then Enter removes nothing', async () => {
+    const t = engine();
+    const { user } = renderApp(t);
+    const grid = await focusedGrid();
+
+    await user.keyboard('{ArrowDown}{Delete}');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove note-01.md?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(grid));
+    expect(t.inputsOf('items.remove')).toEqual([]);
+    expect(labels(grid)).toHaveLength(5);
   });
 
   it('names each file the engine refused and why, and removes the others', async () => {
@@ -166,7 +181,7 @@ describe('Removing files', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Remove note-02.md?' });
     within(dialog).getByText(/Search and chat will no longer find it\. Facts only it supports/);
     within(dialog).getByText(/Adding the same file again brings it back, with its facts\./);
-    await user.keyboard('{Enter}');
+    await user.keyboard('{Tab}{Enter}');
     const result = await screen.findByRole('dialog', { name: 'Removed note-02.md' });
     within(result).getByText('No fact stopped being current.');
     expect(t.inputsOf('items.remove')).toEqual([{ id: 'file-2' }]);

@@ -1,7 +1,8 @@
 /**
  * Removing files or a note (docs/FACTS.md [K8]), from the Files grid and from the dossier: the dialog
- * names what goes and what that means, runs items.remove for each one when confirmed (Enter on the
- * focused Remove button; Esc or Cancel changes nothing), then says what happened: how many facts stopped
+ * names what goes and what that means, runs items.remove for each one when confirmed (the focus starts
+ * on Cancel, as in every destructive confirmation (components/ConfirmDialog.tsx), so Delete then Enter
+ * removes nothing; Tab to Remove, then Enter), then says what happened: how many facts stopped
  * being current, which entity pages were left empty, and for each item the engine refused, why.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -106,6 +107,7 @@ export function RemoveDialog({ targets, onRemoved, onClose }: RemoveDialogProps)
               className="button"
               onClick={() => onClose(null)}
               disabled={phase === 'working'}
+              data-autofocus
             >
               Cancel
             </button>
@@ -114,7 +116,6 @@ export function RemoveDialog({ targets, onRemoved, onClose }: RemoveDialogProps)
               className="button button--danger"
               onClick={() => void remove()}
               disabled={phase === 'working'}
-              data-autofocus
             >
               {phase === 'working'
                 ? `Removing ${progress.toLocaleString()} of ${targets.length.toLocaleString()}…`

@@ -47,14 +47,17 @@ export function StateChip({
   }
   if (state === 'indexing' || phase === 'indexing' || phase === 'embedding') {
     const page = phase === 'indexing' && progress ? progress : null;
+    // A long PDF's page ("p. 75/352") may not fit the column: the words ellipsize, the title says it all.
     return (
       <span
         className="chip chip--indexing"
         title={page ? `${HINT.indexing}: page ${page.page} of ${page.pages} read` : HINT.indexing}
       >
         <Loader2 size={12} aria-hidden="true" className="spin" />
-        {phase === 'embedding' ? 'Embedding' : 'Indexing'}
-        {page ? <span className="chip__detail">{` p. ${page.page}/${page.pages}`}</span> : null}
+        <span className="ellipsis">
+          {phase === 'embedding' ? 'Embedding' : 'Indexing'}
+          {page ? <span className="chip__detail">{` p. ${page.page}/${page.pages}`}</span> : null}
+        </span>
       </span>
     );
   }

@@ -1,7 +1,8 @@
 /**
  * The file grid's keyboard and mouse: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
  * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier,
- * I indexes the selection, U asks for the password of the cursor row when it needs one, and Delete asks to remove it. A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends.
+ * I indexes the selection, U asks for the password of the cursor row when it needs one, and Delete asks to remove it.
+ * A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends, and each leaves the focus on the grid.
  */
 import type { KeyboardEvent, MouseEvent, RefObject } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
@@ -79,8 +80,10 @@ export function useGridKeys({
     }
   };
 
-  const onRowClick = (e: MouseEvent, index: number) => {
-    scrollRef.current?.focus({ preventScroll: true });
+  const onRowClick = (e: MouseEvent<HTMLElement>, index: number) => {
+    // The keys are handled on the grid itself (FileTable.tsx), not on the box that scrolls it: a click
+    // leaves the focus there, so the arrows, Enter, I and Delete go on from the clicked row.
+    e.currentTarget.closest<HTMLElement>('[role="grid"]')?.focus({ preventScroll: true });
     if (e.shiftKey) onSelection(extendTo(selection, index, e.ctrlKey || e.metaKey));
     else if (e.ctrlKey || e.metaKey) onSelection(toggle(selection, index));
     else {
