@@ -21,8 +21,8 @@ afterEach(() => {
   installTransport(null);
 });
 
-// happy-dom lays nothing out: every box is 0 × 0, so the file grid's virtualizer (FileTable.tsx), which
-// renders the rows that fit its scroll box, would render none. Its scroll box gets a window's size here.
+// happy-dom lays nothing out: every box is 0 × 0, so the file grid's virtualizers (FileTable.tsx, FileTiles.tsx), which
+// render the rows that fit their scroll box, would render none. Their scroll boxes get a window's size here.
 const GRID_BOX = { width: 1200, height: 600 };
 for (const [prop, size] of [
   ['clientWidth', GRID_BOX.width],
@@ -36,7 +36,7 @@ for (const [prop, size] of [
   Object.defineProperty(HTMLElement.prototype, prop, {
     configurable: true,
     get(this: HTMLElement) {
-      if (this.classList.contains('grid')) return size;
+      if (this.classList.contains('grid') || this.classList.contains('tiles')) return size;
       return (base?.get?.call(this) as number | undefined) ?? 0;
     },
   });

@@ -42,19 +42,7 @@ export function FileCells({
       <td className="grid__cell col-name" title={row.path ?? row.label}>
         <FileKindIcon kind={row.kind} format={row.format} />
         <span className="ellipsis">{row.label}</span>
-        {row.health.length > 0 ? (
-          <Tip content={<HealthList notes={row.health} />}>
-            <button
-              type="button"
-              className="health-icon"
-              aria-label={`Ingest notes: ${row.health.join('; ')}`}
-              tabIndex={-1}
-              onClick={(e) => e.stopPropagation()}
-            >
-              <Info size={13} aria-hidden="true" />
-            </button>
-          </Tip>
-        ) : null}
+        <HealthNotes notes={row.health} />
       </td>
       {formOpen ? (
         <UnlockCell row={row} onDone={unlock.onDone} onCancel={unlock.onCancel} />
@@ -111,13 +99,29 @@ function OtherCells({
   );
 }
 
-function HealthList({ notes }: { notes: string[] }) {
+/** A file's ingest notes (what extraction noticed), as an icon with the list on hover; none, nothing. */
+export function HealthNotes({ notes }: { notes: string[] }) {
+  if (notes.length === 0) return null;
   return (
-    <ul className="tooltip__list">
-      {notes.map((n) => (
-        <li key={n}>{n}</li>
-      ))}
-    </ul>
+    <Tip
+      content={
+        <ul className="tooltip__list">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      }
+    >
+      <button
+        type="button"
+        className="health-icon"
+        aria-label={`Ingest notes: ${notes.join('; ')}`}
+        tabIndex={-1}
+        onClick={(e) => e.stopPropagation()}
+      >
+        <Info size={13} aria-hidden="true" />
+      </button>
+    </Tip>
   );
 }
 

@@ -3,15 +3,15 @@
  * rows scroll like 100). Focus stays on the grid; the keyboard cursor is aria-activedescendant.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import type { Outputs } from '#shared/api/contract.ts';
 import type { FileRow } from '#shared/api/types.ts';
-import { needsPassword } from '#shared/password.ts';
 import { isSelected, type Selection } from '../../lib/selection.ts';
 import { FileCells, LoadingCells } from './FileCells.tsx';
 import { COLUMNS, FileTableHead } from './FileTableHead.tsx';
 import type { FileQuery, SortKey } from './file-query.ts';
 import { useGridKeys } from './use-grid-keys.ts';
+import { useUnlock } from './use-unlock.ts';
 import type { FileRows } from './useFileRows.ts';
 import './file-table.css';
 
@@ -33,8 +33,8 @@ export type FileTableProps = {
   /** A file that needed a password was unlocked from its row (UnlockCell.tsx). */
   onUnlocked: (answer: Outputs['files.unlock']) => void;
   openId: string | null;
-  /** The grid element, so a dialog opened from elsewhere gives focus back to it. */
-  gridRef?: RefObject<HTMLTableElement | null>;
+  /** The grid element (the table's, or the tiles'), so a dialog opened from elsewhere gives focus back to it. */
+  gridRef?: RefObject<HTMLElement | null>;
 };
 
 export function FileTable({
@@ -51,22 +51,7 @@ export function FileTable({
   gridRef,
 }: FileTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // The one row whose password form is open, by file id (rows are virtual: indexes move).
-  const [unlockId, setUnlockId] = useState<string | null>(null);
-  const closeUnlock = () => {
-    setUnlockId(null);
-    scrollRef.current?.querySelector<HTMLElement>('[role="grid"]')?.focus();
-  };
-  const lockedRow = (row: FileRow) => row.state === 'failed' && needsPassword(row.reason);
-  const unlock = {
-    openId: unlockId,
-    onOpen: (row: FileRow) => setUnlockId(row.id),
-    onDone: (answer: Outputs['files.unlock']) => {
-      closeUnlock();
-      onUnlocked(answer);
-    },
-    onCancel: closeUnlock,
-  };
+  const { controls: unlock, onUnlockRow } = useUnlock(scrollRef, onUnlocked);
   const total = rows.total ?? 0;
   const virtualizer = useVirtualizer({
     count: total,
@@ -102,15 +87,13 @@ export function FileTable({
     onOpen,
     onIndexSelection,
     onRemoveSelection,
-    onUnlockRow: (row) => {
-      if (lockedRow(row)) setUnlockId(row.id);
-    },
+    onUnlockRow,
   });
 
   return (
     <div ref={scrollRef} className="grid">
       <table
-        ref={gridRef}
+        ref={gridRef as RefObject<HTMLTableElement | null> | undefined}
         className="grid__table"
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a <table> with role=grid is the ARIA pattern for a keyboard-navigable table
         role="grid"

@@ -30,18 +30,21 @@ export function FileTableHead({ query, onSort }: FileTableHeadProps) {
             >
               <button type="button" className="grid__sort" onClick={() => onSort(c.key)}>
                 {c.label}
-                {active ? (
-                  query.dir === 'asc' ? (
-                    <ArrowUp size={12} aria-hidden="true" />
-                  ) : (
-                    <ArrowDown size={12} aria-hidden="true" />
-                  )
-                ) : null}
+                {active ? <SortArrow dir={query.dir} /> : null}
               </button>
             </th>
           );
         })}
       </tr>
     </thead>
+  );
+}
+
+/** The sorted key's direction. */
+export function SortArrow({ dir }: { dir: FileQuery['dir'] }) {
+  return dir === 'asc' ? (
+    <ArrowUp size={12} aria-hidden="true" />
+  ) : (
+    <ArrowDown size={12} aria-hidden="true" />
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
 import { useApp } from '../../app/app-context.ts';
 import { useStatus } from '../../app/status-context.ts';
@@ -8,8 +8,9 @@ import { plural } from '../../lib/format.ts';
 import { selectionCount } from '../../lib/selection.ts';
 import { EmptyFiles } from './EmptyFiles.tsx';
 import { FilePickers } from './FilePickers.tsx';
-import { FilesToolbar } from './FilesToolbar.tsx';
+import { FilesToolbar, type FilesView } from './FilesToolbar.tsx';
 import { FileTable } from './FileTable.tsx';
+import { FileTiles } from './FileTiles.tsx';
 import { type FileQuery, hasFilters, nextSort } from './file-query.ts';
 import { RemoveDialog } from './RemoveDialog.tsx';
 import { useFilesScreen } from './use-files-screen.ts';
@@ -23,7 +24,8 @@ export function FilesScreen() {
   const { rows, query, changeQuery, selection } = files;
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
-  const grid = useRef<HTMLTableElement>(null);
+  const grid = useRef<HTMLElement>(null);
+  const [view, setView] = useFilesView();
   // The remove dialog, opened by Delete or from the toolbar, gives focus back to the grid once closed.
   const removeOpen = files.removing !== null;
   const wasOpen = useRef(false);
@@ -33,6 +35,7 @@ export function FilesScreen() {
   }, [removeOpen]);
   const removeSelected = () => void files.removeSelected();
 
+  const FileView = view === 'tiles' ? FileTiles : FileTable;
   const total = rows.total;
   const emptyWorkspace = total === 0 && !hasFilters(query);
 
@@ -53,6 +56,8 @@ export function FilesScreen() {
         onPickFolder={() => folderInput.current?.click()}
         onWatch={app.openWatchDialog}
         busy={files.busy}
+        view={view}
+        onView={setView}
       />
       <FilePickers
         fileInput={fileInput}
@@ -83,7 +88,7 @@ export function FilesScreen() {
             </button>
           </div>
         ) : (
-          <FileTable
+          <FileView
             rows={rows}
             query={query}
             onSort={(key) => changeQuery(nextSort(query, key))}
@@ -103,6 +108,28 @@ export function FilesScreen() {
       ) : null}
     </section>
   );
+}
+
+/** The files as a table or as tiles, as the toolbar's switch says, remembered for the next start. */
+const VIEW_KEY = 'orgbrain.files.view';
+
+function useFilesView(): [FilesView, (view: FilesView) => void] {
+  const [view, setView] = useState<FilesView>(() => {
+    try {
+      return localStorage.getItem(VIEW_KEY) === 'tiles' ? 'tiles' : 'table';
+    } catch {
+      return 'table';
+    }
+  });
+  const choose = (next: FilesView) => {
+    setView(next);
+    try {
+      localStorage.setItem(VIEW_KEY, next);
+    } catch {
+      // A window without storage keeps the choice until it closes.
+    }
+  };
+  return [view, choose];
 }
 
 /** The title, and how many files (or matches) with how many indexed, announced as it changes. */

@@ -1,5 +1,17 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import { ChevronDown, FolderInput, FolderPlus, Play, Plus, Search, Trash2, Upload, X } from 'lucide-react';
+import {
+  ChevronDown,
+  FolderInput,
+  FolderPlus,
+  LayoutGrid,
+  List,
+  Play,
+  Plus,
+  Search,
+  Trash2,
+  Upload,
+  X,
+} from 'lucide-react';
 import type { FileState } from '#shared/api/types.ts';
 import { Switch } from '../../components/Switch.tsx';
 import { FilterMenu } from './FilterMenu.tsx';
@@ -28,7 +40,17 @@ export type FilesToolbarProps = {
   onPickFolder: () => void;
   onWatch: () => void;
   busy: boolean;
+  view: FilesView;
+  onView: (view: FilesView) => void;
 };
+
+/** The files as a table (the default) or as tiles. */
+export type FilesView = 'table' | 'tiles';
+
+const VIEWS = [
+  { view: 'table', label: 'Table view', Icon: List },
+  { view: 'tiles', label: 'Tiles view', Icon: LayoutGrid },
+] as const;
 
 export function FilesToolbar(p: FilesToolbarProps) {
   const { query, onQuery } = p;
@@ -74,6 +96,21 @@ export function FilesToolbar(p: FilesToolbarProps) {
         </button>
       ) : null}
       <div className="toolbar__spacer" />
+      <div className="segmented">
+        {VIEWS.map(({ view, label, Icon }) => (
+          <button
+            key={view}
+            type="button"
+            className="segmented__button"
+            aria-pressed={p.view === view}
+            aria-label={label}
+            title={label}
+            onClick={() => p.onView(view)}
+          >
+            <Icon size={15} aria-hidden="true" />
+          </button>
+        ))}
+      </div>
       <div className="toolbar__switch">
         <Switch
           id="index-on-add"

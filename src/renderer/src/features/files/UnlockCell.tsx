@@ -36,15 +36,20 @@ export function NeedsPasswordChip({ row, onOpen }: { row: FileRow; onOpen: () =>
 
 const stop = (e: SyntheticEvent) => e.stopPropagation();
 
-/** The row's inline form; `onDone` once the file is indexed, `onCancel` to close it. */
+/**
+ * The row's inline form (a tile's, in a `div`: FileTiles.tsx); `onDone` once the file is indexed,
+ * `onCancel` to close it.
+ */
 export function UnlockCell({
   row,
   onDone,
   onCancel,
+  as: Cell = 'td',
 }: {
   row: FileRow;
   onDone: (answer: Outputs['files.unlock']) => void;
   onCancel: () => void;
+  as?: 'td' | 'div';
 }) {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -81,7 +86,11 @@ export function UnlockCell({
   };
 
   return (
-    <td className="grid__cell col-unlock" onClick={stop} onKeyDown={onKeyDown}>
+    <Cell
+      className={Cell === 'td' ? 'grid__cell col-unlock' : 'tile__unlock'}
+      onClick={stop}
+      onKeyDown={onKeyDown}
+    >
       <form
         className="unlock"
         aria-label={`Unlock ${row.label}`}
@@ -129,6 +138,6 @@ export function UnlockCell({
           <span className="unlock__hint">Used once to index it, never stored</span>
         )}
       </form>
-    </td>
+    </Cell>
   );
 }

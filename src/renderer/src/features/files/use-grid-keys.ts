@@ -1,6 +1,7 @@
 /**
- * The file grid's keyboard and mouse: arrows, Page Up/Down, Home/End move the cursor (Shift extends the
- * selection), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier,
+ * The file grid's keyboard and mouse, for the table and the tiles (FileTiles.tsx): arrows, Page Up/Down,
+ * Home/End move the cursor (Shift extends the selection; in tiles Left/Right move by one and Up/Down by a
+ * line of tiles), Space toggles the cursor row, Ctrl/Cmd+A selects every row, Enter opens the row's dossier,
  * I indexes the selection, U asks for the password of the cursor row when it needs one, and Delete asks to remove it.
  * A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends, and each leaves the focus on the grid.
  */
@@ -12,7 +13,10 @@ import type { FileRows } from './useFileRows.ts';
 export type GridKeysInput = {
   rows: FileRows;
   total: number;
+  /** The height of one line: a row of the table, or a line of tiles. */
   rowHeight: number;
+  /** Files on one line: 1 in the table, as many as fit in the tiles. */
+  columns?: number;
   scrollRef: RefObject<HTMLDivElement | null>;
   selection: Selection;
   onSelection: (next: Selection) => void;
@@ -27,6 +31,7 @@ export function useGridKeys({
   rows,
   total,
   rowHeight,
+  columns = 1,
   scrollRef,
   selection,
   onSelection,
@@ -38,14 +43,16 @@ export function useGridKeys({
   const focus = selection.focus;
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
+    const lines = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
+    const page = lines * columns;
     const moves: Record<string, number> = {
-      ArrowDown: 1,
-      ArrowUp: -1,
+      ArrowDown: columns,
+      ArrowUp: -columns,
       PageDown: page,
       PageUp: -page,
       Home: -total,
       End: total,
+      ...(columns > 1 ? { ArrowRight: 1, ArrowLeft: -1 } : {}),
     };
     const delta = moves[e.key];
     if (delta !== undefined) {
