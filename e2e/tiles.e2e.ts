@@ -81,7 +81,7 @@ describe('Files as tiles', () => {
     await page.setViewportSize({ width: 900, height: 600 });
     await expect.poll(async () => Number(await grid.getAttribute('aria-colcount'))).toBeLessThan(columns);
     const narrow = await boxes(page);
-    const right = await page.evaluate(() => document.documentElement.clientWidth);
+    const right = page.viewportSize()?.width ?? 900;
     for (const b of narrow) expect(b.x + b.w).toBeLessThanOrEqual(right);
     for (let i = 0; i < narrow.length; i++)
       for (let j = i + 1; j < narrow.length; j++) expect(overlap(narrow[i]!, narrow[j]!)).toBe(false);

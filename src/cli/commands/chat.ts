@@ -56,6 +56,7 @@ async function ask(engine: Engine, message: string, thread: string | undefined, 
   printJson({
     answer: a.text,
     modelOff: a.modelOff,
+    modelError: a.modelError,
     citations: citationsOf(a),
     reason: a.reason,
     passages: a.passages.map((p) => ({ itemId: p.itemId, label: p.label, text: p.text })),
@@ -69,7 +70,7 @@ export function registerAsk(program: Command): void {
     .description(ChatSend.summary)
     .argument('<question...>', 'the question')
     .option('--thread <id>', 'continue a chat thread')
-    .option('--json', 'print JSON: {answer, modelOff, citations, …}')
+    .option('--json', 'print JSON: {answer, modelOff, modelError, citations, …}')
     .action((words: string[], opts: { thread?: string; json?: boolean }) =>
       withEngine(program, (engine) => ask(engine, words.join(' '), opts.thread, Boolean(opts.json)), {
         surface: 'chat',

@@ -107,6 +107,7 @@ function toTurn(r: TurnRow): ChatTurn {
     memories: data.memories ?? [],
     reason: data.reason ?? null,
     modelOff: data.modelOff ?? false,
+    modelError: data.modelError ?? null,
     passages: data.passages ?? [],
   };
 }
@@ -180,7 +181,7 @@ export async function sendMessage(
   }
   const answer = model
     ? await modelAnswer(db, threadId, input, injected, model, answerId)
-    : { ...passageAnswer(input.message, injected), modelOff: true };
+    : { ...passageAnswer(input.message, injected), modelOff: true, modelError: null };
   const userTurn: ChatTurn = {
     id: randomUUID(),
     role: 'user',
@@ -189,6 +190,7 @@ export async function sendMessage(
     memories: [],
     reason: null,
     modelOff: false,
+    modelError: null,
     passages: [],
   };
   const answerTurn: ChatTurn = {
@@ -199,6 +201,7 @@ export async function sendMessage(
     memories: injected.items.map(({ body: _body, ...m }) => m),
     reason: injected.items.length ? null : injected.reason,
     modelOff: answer.modelOff,
+    modelError: answer.modelError,
     passages: answer.passages,
   };
   writeTx(db, () => {
@@ -230,11 +233,11 @@ async function modelAnswer(
   injected: Injected,
   model: { answer: Answerer; onDelta: (delta: { threadId: string; turnId: string; text: string }) => void },
   turnId: string,
-): Promise<{ text: string; passages: Passage[]; modelOff: boolean }> {
+): Promise<{ text: string; passages: Passage[]; modelOff: boolean; modelError: string | null }> {
   if (injected.items.length === 0) {
     const text = `The brain holds nothing on this${injected.reason ? ` (${injected.reason})` : ''}.`;
     model.onDelta({ threadId, turnId, text });
-    return { text, passages: [], modelOff: false };
+    return { text, passages: [], modelOff: false, modelError: null };
   }
   const history = input.threadId
     ? (
@@ -250,7 +253,7 @@ async function modelAnswer(
       history,
       onDelta: (delta) => model.onDelta({ threadId, turnId, text: delta }),
     });
-    if (text.trim()) return { text: text.trim(), passages: [], modelOff: false };
+    if (text.trim()) return { text: text.trim(), passages: [], modelOff: false, modelError: null };
     throw new Error('the model returned an empty answer');
   } catch (err) {
     const fallback = passageAnswer(input.message, injected);
@@ -259,6 +262,7 @@ async function modelAnswer(
       ...fallback,
       text: `The chat model failed (${why}), so here are the passages the brain found.`,
       modelOff: true,
+      modelError: why,
     };
   }
 }

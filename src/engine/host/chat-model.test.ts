@@ -74,6 +74,7 @@ type Turn = {
   id: string;
   text: string;
   modelOff: boolean;
+  modelError: string | null;
   memories: { id: string; citation: { itemId: string; lineStart?: number } | null }[];
   passages: unknown[];
 };
@@ -83,7 +84,11 @@ describe('chat with a model', () => {
     const status = await ok<{ chatModel: { status: string; reason: string } }>('status.get');
     expect(status.chatModel).toMatchObject({ status: 'off', reason: expect.stringMatching(/no chat model/) });
     const r = await ok<{ answer: Turn }>('chat.send', { message: 'Are taxis reimbursed?' });
-    expect(r.answer).toMatchObject({ modelOff: true, text: expect.stringMatching(/chat model is off/) });
+    expect(r.answer).toMatchObject({
+      modelOff: true,
+      modelError: null,
+      text: expect.stringMatching(/chat model is off/),
+    });
     expect(r.answer.passages.length).toBeGreaterThan(0);
     expect(deltas).toEqual([]);
     // Refused alike on every surface (the contract's chatModel.test): the app shows the reason.
@@ -166,12 +171,26 @@ describe('chat with a model', () => {
   it('says the brain holds nothing without asking the model, and falls back to passages when it fails', async () => {
     await ok('chatModel.set', { baseUrl: model.url, model: 'scripted' });
     const none = await ok<{ answer: Turn }>('chat.send', { message: 'hello there' });
-    expect(none.answer).toMatchObject({ modelOff: false, text: expect.stringMatching(/holds nothing/) });
+    expect(none.answer).toMatchObject({
+      modelOff: false,
+      modelError: null,
+      text: expect.stringMatching(/holds nothing/),
+    });
     expect(model.requests.filter((q) => roleOf(q) === 'chat')).toHaveLength(0);
     await ok('chatModel.set', { model: 'missing' });
     await model.close();
-    const failed = await ok<{ answer: Turn }>('chat.send', { message: 'Are taxis reimbursed?' });
-    expect(failed.answer).toMatchObject({ modelOff: true, text: expect.stringMatching(/chat model failed/) });
+    const failed = await ok<{ answer: Turn; thread: { id: string } }>('chat.send', {
+      message: 'Are taxis reimbursed?',
+    });
+    // Failed, not off: the turn says so apart from its words, and keeps saying it when read again.
+    expect(failed.answer).toMatchObject({
+      modelOff: true,
+      modelError: expect.stringMatching(/\w/),
+      text: expect.stringMatching(/chat model failed/),
+    });
+    expect(failed.answer.text).toContain(failed.answer.modelError);
+    const thread = await ok<{ messages: Turn[] }>('chat.thread', { id: failed.thread.id });
+    expect(thread.messages.at(-1)?.modelError).toBe(failed.answer.modelError);
   });
 
   it('remembers a thread: one run, one background pass, a card in the inbox', async () => {

@@ -125,6 +125,7 @@ const ChatTurnSchema = z.object({
   memories: z.array(InjectedMemorySchema),
   reason: z.string().nullable(),
   modelOff: z.boolean(),
+  modelError: z.string().nullable(),
   passages: z.array(PassageSchema),
 });
 

@@ -219,8 +219,10 @@ export type ChatTurn = {
   memories: InjectedMemory[];
   /** Why no memories were used (below the floor, nothing matched, search failed). */
   reason: string | null;
-  /** No chat model: the answer is the cited passages themselves. */
+  /** No chat model (off, or it failed): the answer is the cited passages themselves. */
   modelOff: boolean;
+  /** The chat model was asked and failed: its error (the passages are the answer). Null otherwise. */
+  modelError: string | null;
   passages: Passage[];
 };
 

@@ -23,6 +23,7 @@ function chatEngine(): FakeTransport {
     memories: [],
     reason: 'nothing in the workspace matched',
     modelOff: false,
+    modelError: null,
     passages: [],
   });
   const result: ChatSendResult = {

@@ -36,6 +36,7 @@ function turn(role: 'user' | 'assistant', patch: Partial<ChatTurn> = {}): ChatTu
     memories: [],
     reason: null,
     modelOff: false,
+    modelError: null,
     passages: [],
     ...patch,
   };
@@ -77,8 +78,9 @@ async function ask(answer: Partial<ChatTurn>) {
 describe('An answer without the chat model', () => {
   it('says the chat model failed and why, above the passages the brain found', async () => {
     const text = 'The chat model failed (Connection error.), so here are the passages the brain found.';
-    const answer = await ask({ modelOff: true, text, passages: [PASSAGE] });
-    within(answer).getByText(text);
+    const answer = await ask({ modelOff: true, modelError: 'Connection error.', text, passages: [PASSAGE] });
+    // Marked as a failure (the turn's modelError), not styled as the choice of having no model.
+    expect(within(answer).getByText(text).closest('.model-off-label--failed')).not.toBeNull();
     within(answer).getByText('Taxis after 22:00 are reimbursed.');
     expect(within(answer).queryByText(/Chat model off/)).toBeNull();
   });
@@ -86,7 +88,18 @@ describe('An answer without the chat model', () => {
   it('says the chat model is off, in the same place', async () => {
     const text = 'The chat model is off, so here is the passage the brain found.';
     const answer = await ask({ modelOff: true, text, passages: [PASSAGE] });
-    within(answer).getByText(text);
+    expect(within(answer).getByText(text).closest('.model-off-label--failed')).toBeNull();
     within(answer).getByText('Taxis after 22:00 are reimbursed.');
+  });
+
+  it('says once why it used no memories', async () => {
+    const answer = await ask({
+      modelOff: true,
+      memories: [],
+      reason: 'it was small talk',
+      text: 'The brain holds nothing on this (it was small talk).',
+    });
+    within(answer).getByText('No memories used, because it was small talk.');
+    expect(within(answer).getAllByText(/small talk/)).toHaveLength(1);
   });
 });

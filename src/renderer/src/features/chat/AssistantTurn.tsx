@@ -1,4 +1,4 @@
-import { BrainCircuit, Info } from 'lucide-react';
+import { AlertTriangle, BrainCircuit, Info } from 'lucide-react';
 import type { ChatTurn, InjectedMemory } from '#shared/api/types.ts';
 import { FeedbackBar } from '../agents/FeedbackBar.tsx';
 import { CitedText } from './CitedText.tsx';
@@ -16,8 +16,9 @@ export type AssistantTurnProps = {
 
 /**
  * An answer: the memories it used as numbered chips (a fact of an entity marked as one, docs/FACTS.md
- * [K15]), the cited passages, or why it used none. Without the chat model (off, or failed) the passages
- * are the answer, under the engine's words for why.
+ * [K15]), the cited passages, or why it used none (said once: the engine's "holds nothing on this"
+ * says the same). Without the chat model (off, or failed) the passages are the answer, under the
+ * engine's words for why; a failed model is marked as a warning, not as a choice.
  */
 export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnProps) {
   const noMemories = turn.memories.length === 0;
@@ -60,11 +61,18 @@ export function AssistantTurn({ turn, onOpen, question = null }: AssistantTurnPr
           </ul>
         )}
         <MorePassages memories={turn.memories} onOpen={onOpen} />
-        {turn.modelOff ? (
+        {noMemories ? null : turn.modelOff ? (
           turn.passages.length > 0 ? (
             <div className="passages">
               {/* The engine's words: the model is off, or it failed and why (src/engine/chat/chat.ts). */}
-              <p className="model-off-label">{turn.text}</p>
+              {turn.modelError ? (
+                <p className="model-off-label model-off-label--failed">
+                  <AlertTriangle size={14} aria-hidden="true" />
+                  <span>{turn.text}</span>
+                </p>
+              ) : (
+                <p className="model-off-label">{turn.text}</p>
+              )}
               {turn.passages.map((p, i) => (
                 <PassageCard key={p.fact?.id ?? p.itemId} passage={p} n={i + 1} onOpen={onOpen} />
               ))}

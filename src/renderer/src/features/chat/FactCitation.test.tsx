@@ -58,6 +58,7 @@ function answer(patch: Partial<ChatTurn>): ChatSendResult {
     memories: [],
     reason: null,
     modelOff: false,
+    modelError: null,
     passages: [],
   });
   return {
