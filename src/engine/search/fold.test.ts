@@ -46,6 +46,31 @@ describe('[R6] one entry per source, shown by the passage that matched', () => {
     expect(hit?.citation?.fileLabel).toBe('Handbook');
   });
 
+  it('a title that matched is not the passage shown: the section with text that matches is', async () => {
+    // A document whose `# Title` line stands alone, its text under the next headings: the title
+    // section holds every word of the question and nothing else.
+    const adr = [
+      '# Architecture Decision Record: Container orchestration',
+      '## Problem\n\nOur deployments are too slow to keep up.',
+      '## Decision\n\nWe adopt Kubernetes; an architecture decision like this is recorded once.',
+      ...filler('notes', 3),
+    ].join('\n\n');
+    const engine = await indexed({ 'adr.md': adr, 'other.md': '# Other\n\nA record of nothing.\n' });
+    const { hits } = await engine.search('architecture decision record', {
+      k: 5,
+      maxK: 100,
+      mode: 'keyword',
+    });
+    const hit = hits.find(
+      (h) => h.citation?.fileLabel === 'Architecture Decision Record: Container orchestration',
+    );
+    expect(hit?.body).toContain('We adopt Kubernetes');
+    expect(hit?.citation?.lineStart).toBeGreaterThan(1);
+    // A question that only the title answers still shows a passage with text, not the lone title.
+    const title = await engine.search('container orchestration', { k: 5, maxK: 100, mode: 'keyword' });
+    expect(title.hits[0]?.body?.trim()).not.toBe('# Architecture Decision Record: Container orchestration');
+  });
+
   it('a file and its sections fold into one hit with a count of the other passages', async () => {
     const engine = await indexed({
       'billing.md': [

@@ -94,6 +94,7 @@ function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number
   let bestCovered = 0;
   let bestCount = 0;
   for (const row of rows) {
+    if (headingOnly(row.body)) continue;
     const { covered, count } = coverage(`${row.label}\n${row.body}`, stems);
     if (covered > bestCovered || (covered === bestCovered && count > bestCount)) {
       best = row.rowid;
@@ -102,6 +103,15 @@ function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number
     }
   }
   return best;
+}
+
+/**
+ * A section that is its heading alone (a document's `# Title` line with its text under the next
+ * headings): it matches the title's words and says nothing, so it is not what a hit shows.
+ */
+export function headingOnly(body: string): boolean {
+  const text = body.trim();
+  return /^#{1,6}[ \t][^\n]*$/.test(text) || text === '';
 }
 
 /** A word counts with its inflections: its first letters but two when it is long. */
@@ -129,17 +139,22 @@ const SHOWN_FROM = 6;
 
 /**
  * Of a source's best-ranked matching sections, the one holding the most of the question's words
- * (with their inflections, stemsOf); ties go to the better rank. BM25 may rank first a section that repeats one word over one that holds them all.
+ * (with their inflections, stemsOf); ties go to the better rank. BM25 may rank first a section that
+ * repeats one word over one that holds them all. A heading alone (headingOnly) comes last, and
+ * `undefined` when it is all that matched: the caller then looks in the rest of the file.
  */
 function mostCovering(db: Db, sections: readonly number[], terms: readonly string[]): number | undefined {
-  if (sections.length < 2 || terms.length < 2) return sections[0];
-  const stems = stemsOf(terms);
   const read = stmt(db, 'SELECT label, body FROM items WHERE rowid = ?');
-  let best = sections[0];
-  let most = -1;
-  for (const rowid of sections.slice(0, SHOWN_FROM)) {
+  const rows = sections.slice(0, SHOWN_FROM).flatMap((rowid) => {
     const row = read.get(rowid) as { label: string; body: string } | undefined;
-    const { covered } = coverage(`${row?.label ?? ''}\n${row?.body ?? ''}`, stems);
+    return row && !headingOnly(row.body) ? [{ rowid, text: `${row.label}\n${row.body}` }] : [];
+  });
+  if (rows.length < 2 || terms.length < 2) return rows[0]?.rowid;
+  const stems = stemsOf(terms);
+  let best = rows[0]?.rowid;
+  let most = -1;
+  for (const { rowid, text } of rows) {
+    const { covered } = coverage(text, stems);
     if (covered > most) {
       most = covered;
       best = rowid;
@@ -168,10 +183,15 @@ export function choosePassages(
     if (entries.length >= k) break;
     const sections = members.filter((m) => m.storage_kind === 'section').map((m) => m.rowid);
     const first = members[0] as FoldCandidate;
-    let shown = mostCovering(db, sections, terms) ?? first.rowid;
-    if (sections.length === 0 && first.storage_kind === 'file') {
-      shown = bestSectionOf(db, first.id, terms) ?? first.rowid;
-    }
+    const fileId = first.storage_kind === 'file' ? first.id : first.file_id;
+    // No section with text among the candidates (none, or a heading alone): the file's section
+    // that best matches the words, else the first candidate.
+    const shown =
+      mostCovering(db, sections, terms) ??
+      (fileId && (first.storage_kind === 'file' || first.storage_kind === 'section')
+        ? bestSectionOf(db, fileId, terms)
+        : null) ??
+      first.rowid;
     const row = read.get(shown) as { label: string; body: string } | undefined;
     const text = row ? `${row.label}\n${row.body}` : null;
     const earlier = text === null ? undefined : shownText.get(text);
