@@ -20,3 +20,34 @@ export function fileTitle(file: Pick<ItemRow, 'label' | 'summary' | 'canonical_v
   const title = file.summary?.trim();
   return title || nameWithFolder(file.label, file.canonical_value);
 }
+
+/**
+ * Within one answer, files that would be shown by the same name are told apart by the end of
+ * their folder path, as short as sets them apart (`Decision record templates (en/templates)` and
+ * `… (ja/テンプレート)`); a name no other file of the answer has stays as it is. `files` maps a file
+ * id to its name and path; the answer maps the ids whose name changes to their new name.
+ */
+export function distinctFileNames(
+  files: ReadonlyMap<string, { name: string; path: string | null }>,
+): Map<string, string> {
+  const byName = new Map<string, string[]>();
+  for (const [id, { name }] of files) byName.set(name, [...(byName.get(name) ?? []), id]);
+  const renamed = new Map<string, string>();
+  for (const [name, ids] of byName) {
+    if (ids.length < 2) continue;
+    const folders = ids.map((id) => {
+      const parts = (files.get(id)?.path ?? '').split(/[\\/]+/).filter(Boolean);
+      return parts.slice(0, -1);
+    });
+    const longest = Math.max(...folders.map((f) => f.length));
+    for (let n = 1; n <= longest; n++) {
+      const tails = folders.map((f) => f.slice(-n).join('/'));
+      if (new Set(tails).size < tails.length && n < longest) continue;
+      ids.forEach((id, i) => {
+        if (tails[i]) renamed.set(id, `${name} (${tails[i]})`);
+      });
+      break;
+    }
+  }
+  return renamed;
+}

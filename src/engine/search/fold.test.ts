@@ -71,6 +71,36 @@ describe('[R6] one entry per source, shown by the passage that matched', () => {
     expect(title.hits[0]?.body?.trim()).not.toBe('# Architecture Decision Record: Container orchestration');
   });
 
+  it('the title every section shares does not choose the passage: the text that holds the words does', async () => {
+    const adr = [
+      '# Record: API using JSON v. gRPC',
+      '## Status\n\nAccepted',
+      '## Context\n\nWe weigh JSON over HTTP against gRPC for the public API of the billing service.',
+      '## Notes\n\nNothing else to add here.',
+    ].join('\n\n');
+    const engine = await indexed({ 'adr.md': adr, 'other.md': '# Other\n\nA note on HTTP caching.\n' });
+    const { hits } = await engine.search('gRPC JSON API', { k: 5, maxK: 100, mode: 'keyword' });
+    expect(hits[0]?.body).toContain('We weigh JSON over HTTP against gRPC');
+  });
+
+  it('two files of one answer with the same title are told apart by their folders ([R5])', async () => {
+    const templates = '# Decision record templates\n\n* Template by arc42 for decision records.\n';
+    const engine = await indexed({
+      'docs/en/templates/index.md': templates,
+      'docs/ja/tmpl/index.md': `${templates}\n* 日本語のテンプレート.\n`,
+      'docs/en/other.md': '# Decision record examples\n\nExamples of a decision record.\n',
+    });
+    const { hits } = await engine.search('decision record templates', { k: 5, maxK: 100, mode: 'keyword' });
+    const names = hits.map((h) => h.citation?.fileLabel);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Decision record templates (templates)',
+        'Decision record templates (tmpl)',
+        'Decision record examples',
+      ]),
+    );
+  });
+
   it('a file and its sections fold into one hit with a count of the other passages', async () => {
     const engine = await indexed({
       'billing.md': [
@@ -141,10 +171,15 @@ describe('[R6] one entry per source, shown by the passage that matched', () => {
       mode: 'keyword',
     });
     // Three sources match, two of them with the same text: the copy is not a place of its own.
-    expect(hits.map((h) => h.citation?.fileLabel).sort()).toEqual(['Secrets storage', 'Vault how-to']);
-    const secrets = hits.find((h) => h.citation?.fileLabel === 'Secrets storage');
+    // Both copies are named with their folders, as files of one answer that share a title are ([R5]).
+    expect(hits.map((h) => h.citation?.fileLabel).sort()).toEqual([
+      'Secrets storage (en/secrets)',
+      'Vault how-to',
+    ]);
+    const secrets = hits.find((h) => h.citation?.fileLabel === 'Secrets storage (en/secrets)');
     const copy = secrets?.also?.find((a) => a.citation?.fileId !== secrets.citation?.fileId);
     expect(copy?.label).toBe(secrets?.label);
+    expect(copy?.citation?.fileLabel).toBe('Secrets storage (tr/secrets)');
     expect(secrets?.more).toBeGreaterThanOrEqual(1);
   });
 });

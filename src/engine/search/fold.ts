@@ -95,7 +95,7 @@ function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number
   let bestCount = 0;
   for (const row of rows) {
     if (headingOnly(row.body)) continue;
-    const { covered, count } = coverage(`${row.label}\n${row.body}`, stems);
+    const { covered, count } = coverage(ownText(row), stems);
     if (covered > bestCovered || (covered === bestCovered && count > bestCount)) {
       best = row.rowid;
       bestCovered = covered;
@@ -113,6 +113,13 @@ export function headingOnly(body: string): boolean {
   const text = body.trim();
   return /^#{1,6}[ \t][^\n]*$/.test(text) || text === '';
 }
+
+/**
+ * What tells a file's sections apart: each one's own heading and text. Its label starts with the
+ * file's title and the headings above it, which every section under them shares.
+ */
+const ownText = (row: { label: string; body: string }) =>
+  `${row.label.split(' > ').at(-1) ?? ''}\n${row.body}`;
 
 /** A word counts with its inflections: its first letters but two when it is long. */
 const stemsOf = (terms: readonly string[]) => terms.map((t) => (t.length > 5 ? t.slice(0, t.length - 2) : t));
@@ -147,7 +154,7 @@ function mostCovering(db: Db, sections: readonly number[], terms: readonly strin
   const read = stmt(db, 'SELECT label, body FROM items WHERE rowid = ?');
   const rows = sections.slice(0, SHOWN_FROM).flatMap((rowid) => {
     const row = read.get(rowid) as { label: string; body: string } | undefined;
-    return row && !headingOnly(row.body) ? [{ rowid, text: `${row.label}\n${row.body}` }] : [];
+    return row && !headingOnly(row.body) ? [{ rowid, text: ownText(row) }] : [];
   });
   if (rows.length < 2 || terms.length < 2) return rows[0]?.rowid;
   const stems = stemsOf(terms);

@@ -14,7 +14,7 @@ import { AppError } from '#shared/errors.ts';
 import type { Citation, SearchHit, SearchResult, StorageKind } from '#shared/types.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { type ItemRow, parseLocator, vecBlob } from '../read/items.ts';
-import { fileTitle } from '../read/titles.ts';
+import { distinctFileNames, fileTitle } from '../read/titles.ts';
 import { canSee } from '../scope.ts';
 import { repoOriginOf } from '../tree/share.ts';
 import { choosePassages, foldBySource } from './fold.ts';
@@ -156,7 +156,39 @@ function fuseAndLoad(
     });
     return [{ ...toHit(row, score, files), more, also: passages }];
   });
-  return { semantic: lists.vector !== null, hits };
+  for (const r of rows.values()) if (r.storage_kind === 'file') files.set(r.id, r);
+  return { semantic: lists.vector !== null, hits: withDistinctNames(hits, files) };
+}
+
+/**
+ * Files of one answer that share a name are told apart by their folders ([R5] in
+ * docs/RETRIEVAL.md): the same title in `en/templates` and `ja/テンプレート` would make two citations
+ * a reader cannot tell apart.
+ */
+function withDistinctNames(hits: SearchHit[], files: ReadonlyMap<string, ItemRow>): SearchHit[] {
+  const named = new Map<string, { name: string; path: string | null }>();
+  const note = (c: Citation | null | undefined) => {
+    if (!c?.fileId || named.has(c.fileId)) return;
+    const file = files.get(c.fileId);
+    const path = file ? (repoOriginOf(file.locator)?.path ?? file.canonical_value) : null;
+    named.set(c.fileId, { name: c.fileLabel, path });
+  };
+  for (const h of hits) {
+    note(h.citation);
+    for (const a of h.also ?? []) note(a.citation);
+  }
+  const renamed = distinctFileNames(named);
+  if (renamed.size === 0) return hits;
+  const fix = (c: Citation | null): Citation | null => {
+    const name = c ? renamed.get(c.fileId) : undefined;
+    return c && name ? { ...c, fileLabel: name } : c;
+  };
+  return hits.map((h) => ({
+    ...h,
+    label: h.storageKind === 'file' ? (renamed.get(h.id) ?? h.label) : h.label,
+    citation: fix(h.citation),
+    also: h.also?.map((a) => ({ ...a, label: renamed.get(a.id) ?? a.label, citation: fix(a.citation) })),
+  }));
 }
 
 type RankRow = Pick<
