@@ -14,7 +14,7 @@
  * Outside a write transaction a row never waits long for the write lock (logEvent below).
  */
 import { isSqliteLockError } from '#shared/errors.ts';
-import { type Db, stmt } from './db/driver.ts';
+import { type Db, stmt, writeTx } from './db/driver.ts';
 
 export type Surface = 'cli' | 'chat' | 'agent' | 'app';
 
@@ -108,5 +108,33 @@ export function flushTelemetry(db: Db): void {
     else queue.rows.length = 0;
   } finally {
     if (timeout !== undefined) db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+/** How long the activity log keeps a search, an injection, a tool call or an add ([B3] in docs/WORKSPACE.md). */
+export const TELEMETRY_KEEP_DAYS = 90;
+/** Rows looked at per short write transaction: other processes wait on the lock at most this long. */
+const PRUNE_BATCH = 2000;
+
+/**
+ * Deletes activity older than `keepDays`, oldest first, a batch per transaction, and answers how
+ * many rows went. An admin's `act-as` entries stay: they are the audit of who acted as whom. Rows
+ * are read in id order, which is the order they were written, so the walk stops at the first
+ * batch that reaches rows younger than the cut; a host calls it from its hourly look
+ * (src/engine/backup/schedule.ts).
+ */
+export function pruneTelemetry(db: Db, now = new Date(), keepDays = TELEMETRY_KEEP_DAYS): number {
+  const cut = new Date(now.getTime() - keepDays * 86_400_000).toISOString();
+  const read = stmt(db, `SELECT id, at, event FROM telemetry WHERE id > ? ORDER BY id LIMIT ${PRUNE_BATCH}`);
+  const drop = stmt(db, 'DELETE FROM telemetry WHERE id IN (SELECT value FROM json_each(?))');
+  let after = 0;
+  let pruned = 0;
+  for (;;) {
+    const rows = read.all(after) as { id: number; at: string; event: string }[];
+    const old = rows.filter((r) => r.at < cut && r.event !== 'act-as').map((r) => r.id);
+    if (old.length > 0) pruned += writeTx(db, () => drop.run(JSON.stringify(old)).changes);
+    const last = rows.at(-1);
+    if (!last || rows.length < PRUNE_BATCH || last.at >= cut) return pruned;
+    after = last.id;
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The daily backup of a host that stays up for days ([N15] in docs/PACKAGING.md): shortly after
  * start a backup is taken if one is due, then the host looks again every hour. One at a time
- * (takeBackup shares one in flight); a failure is logged, never thrown into the host.
+ * (takeBackup shares one in flight); a failure is logged, never thrown into the host. Each look
+ * also drops activity older than it is kept ([B3] in docs/WORKSPACE.md).
  */
 import type { Db } from '../db/driver.ts';
+import { pruneTelemetry } from '../telemetry.ts';
 import { backupDir, backupDue, KEEP_DAYS, pruneBackups, takeBackup } from './backups.ts';
 
 /** After start, so opening the workspace stays fast. */
@@ -39,6 +41,11 @@ export class BackupSchedule {
   /** Takes a backup if one is due, and prunes; answers whether one was taken. */
   async look(now = new Date()): Promise<void> {
     const dir = backupDir(this.home);
+    try {
+      pruneTelemetry(this.db, now);
+    } catch (err) {
+      console.error(`[activity] old activity could not be removed: ${(err as Error).message}`);
+    }
     try {
       if (!backupDue(dir, now)) return;
       await takeBackup(this.db, dir, { now });
