@@ -221,6 +221,38 @@ forEachBackend('pull', (backend) => {
     expect(done.body).toMatchObject({ ops: [], evict: [] });
   });
 
+  // Found by the server fuzz, seed 681621069 (test/sync/server-regressions.test.ts replays it with
+  // replicas): the page that evicts what a refused op touched is lost, the member is back in the
+  // team before the next pull, and the undone eviction must not leave the holding as current.
+  for (const refusedFirst of [true, false]) {
+    it(`[S34] [S19] a refused op ${refusedFirst ? 'whose holding a lost page then evicted' : 'pushed while a lost page had evicted its holding'} is answered by the winning op once the user sees it again`, async () => {
+      const e = env();
+      const bob = await e.admin.join('bob', ['eng']);
+      await e.admin.addToTeam('eng', 'admin');
+      await e.admin.push([
+        buildItemOp(A, 'team:eng', { hlc: hlc(1), item: { body: 'the admin wrote this' } }),
+      ]);
+      const p1 = await bob.pullAll();
+      expect(ids(p1.ops)).toEqual([A]);
+      await e.admin.removeFromTeam('eng', 'bob');
+      const pushRefused = async () =>
+        expect((await bob.push([buildItemOp(A, 'team:eng', { hlc: hlc(2) })])).refused).toHaveLength(1);
+      if (refusedFirst) await pushRefused();
+      const lost = await bob.pull(p1.cursor, undefined, p1.page);
+      expect(lost.body.evict).toEqual([A]);
+      if (!refusedFirst) await pushRefused();
+      expect((await bob.pull(p1.cursor, undefined, p1.page)).body.evict).toEqual([A]); // lost too
+      await e.admin.addToTeam('eng', 'bob');
+      const back = await bob.pull(p1.cursor, undefined, p1.page);
+      expect(back.body.evict).toEqual([]);
+      expect(
+        back.body.ops.map((o) => [o.seq, o.op.kind === 'item.upsert' ? o.op.item.body : o.op.kind]),
+      ).toEqual([[p1.ops[0]?.seq, 'the admin wrote this']]);
+      const done = await bob.pull(back.body.cursor, undefined, back.body.page);
+      expect(done.body).toMatchObject({ ops: [], evict: [] });
+    });
+  }
+
   it('[S11] a device holds what it pushed and won: leaving the team evicts it without a pull in between', async () => {
     const e = env();
     const bob = await e.admin.join('bob', ['eng']);

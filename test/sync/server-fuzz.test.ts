@@ -93,6 +93,10 @@ forEachBackend('[C7] sync fuzz on the real server', (backend) => {
       1276447793,
       'an edge rewritten after one of its ends moved to another team is sent, refused by the server and taken back',
     ],
+    [
+      681621069,
+      'a move refused after its author left the team, whose evicting pages were lost, is taken back once they are in the team again',
+    ],
   ];
   for (const [seed, what] of pinned) {
     it(`[C7] regression, seed ${seed}: ${what}`, () => runServerFuzz(env(), seed), TIMEOUT);

@@ -7,9 +7,11 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { moveItem } from '#engine/add/move.ts';
-import { pushAll, syncRound } from '#engine/sync/client.ts';
+import { pullAll, pushAll, syncRound } from '#engine/sync/client.ts';
+import { flakyTransport } from '#engine/sync/testing/flaky.ts';
 import { createReplica, dumpReplica, editBody, type TestReplica } from '#engine/sync/testing/replica.ts';
 import { HttpTransport } from '#engine/sync/transport.ts';
+import { AppError } from '#shared/errors.ts';
 import { TEST_WORKSPACE } from '../server/factories.ts';
 import { forEachBackend, type SuiteEnv, useServer } from '../server/harness.ts';
 import { type Dump, scopesOf, serverState, visibleDump } from './server-truth.ts';
@@ -41,6 +43,14 @@ function versionMs(r: TestReplica, id: string): number {
     hlc: string;
   };
   return Number(row.hlc.slice(0, 13));
+}
+
+/** A pull the server answers and whose answer never arrives: the page is not committed ([S19]). */
+async function pullLost(m: Member): Promise<void> {
+  const lossy = flakyTransport(m.transport, () => 0, { losePull: 1 });
+  const err = await pullAll(m.replica, lossy).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe('sync-offline');
 }
 
 /** The wall clock moves past `ms`, so a change made now is stamped after it (a condition, not a sleep). */
@@ -142,4 +152,43 @@ forEachBackend('sync fuzz regressions on the real server', (backend) => {
     ]);
     expect(u2.replica.db.prepare('SELECT id, scope FROM items').all()).toEqual([]);
   });
+  // Found by seed 681621069 (round 5: "u2-d8 item … (after a refusal: item … is in a scope u2
+  // cannot write): replica holds team:blue …; server shows team:red …"): a member's move of their
+  // own team note is refused because they were just removed from the team, which marks their
+  // device's holding stale ([S34]); the pull that evicts the note is answered but its answer is
+  // lost, so the next pull undoes that page ([S19]) and holds the note again, and once the member
+  // is back in the team nothing sends the server's version of it: the replica keeps its refused
+  // move for good. Either order of the refusal and the lost eviction page.
+  for (const refusedFirst of [true, false]) {
+    const order = refusedFirst
+      ? 'refused before the lost page evicted it'
+      : 'refused after a lost page evicted it';
+    it(`[S19] [S34] a member whose move of their own note was refused, ${order}, holds the note as the server has it once back in the team`, async () => {
+      const e = env();
+      await e.admin.createTeam('red');
+      await e.admin.createTeam('blue');
+      const u2 = await member(e, 'u2', ['red', 'blue']);
+      await syncRound(u2.replica, u2.transport);
+      const id = u2.replica.note('k0', 'u2 wrote w1', 'team:red');
+      await syncRound(u2.replica, u2.transport);
+      // 1. u2 moves the note from team:red to team:blue (their replica still has them in red).
+      moveItem(u2.replica.db, 'u2', id, 'team:blue');
+      // 2. An admin removes u2 from red, so the server refuses the move.
+      expect((await e.admin.removeFromTeam('red', 'u2')).status).toBe(200);
+      if (!refusedFirst) await pullLost(u2);
+      expect(await pushAll(u2.replica, u2.transport)).toMatchObject({ pushed: 0, refused: 1 });
+      expect(u2.replica.db.prepare('SELECT reason FROM sync_refused').all()).toEqual([
+        { reason: `item ${id} is in a scope u2 cannot write` },
+      ]);
+      // 3. u2's next pulls are answered (the note evicted) and their answers lost.
+      await pullLost(u2);
+      await pullLost(u2);
+      // 4. The admin adds u2 to red again; u2 syncs.
+      expect((await e.admin.addToTeam('red', 'u2')).status).toBe(200);
+      await syncRound(u2.replica, u2.transport);
+      const sides = await bothSides(e, u2, id);
+      expect(sides.server).toMatchObject({ scope: 'team:red', body: 'u2 wrote w1' });
+      expect(sides.replica).toEqual(sides.server);
+    });
+  }
 });

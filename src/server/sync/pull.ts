@@ -16,8 +16,8 @@
  * ([S19]): every answer has a `page` id, and `pull_pages` records per device the last answered
  * page with the ids it evicted and the ids it newly added. The next pull either acknowledges it
  * (`ack` equals its id: the record is dropped) or does not (the replica died before committing
- * it): the page is undone first (evicted ids held again, added ids dropped), so its evictions and
- * backfill are computed and sent again. A request without `ack` (an old client, or a replica
+ * it): the page is undone first (evicted ids held again, as stale, added ids dropped), so its
+ * evictions and backfill are computed and sent again. A request without `ack` (an old client, or a replica
  * that never committed a page) undoes it only when it repeats the page's `after` and the page
  * moved the cursor, the one case where the page certainly was not applied; otherwise it counts
  * as acknowledged, as before (undoing there would send a backfill page again and again).
@@ -203,8 +203,14 @@ async function settlePending(
     ]);
   }
   if (evicted.length > 0) {
+    // [S19], [S34] in docs/SYNC_SPEC.md: an eviction not applied leaves the device with its copy,
+    // which need not be the server's: a refused change of it (pushed before this page, when the
+    // refusal marked the holding stale and this page's eviction then dropped the mark, or while
+    // this page was unanswered, when there was no holding to mark) is still there. Held again as
+    // stale, so a pull in which the user may see it sends the winning op again, and one in which
+    // they may not evicts it again. (A holding a push has written since, its op having won, stays.)
     await tx.query(
-      `INSERT INTO device_holdings (device_id, entity_id) SELECT $1, x FROM unnest($2::text[]) AS t(x)
+      `INSERT INTO device_holdings (device_id, entity_id, stale) SELECT $1, x, true FROM unnest($2::text[]) AS t(x)
        ON CONFLICT DO NOTHING`,
       [deviceId, evicted],
     );
