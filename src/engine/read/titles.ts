@@ -22,10 +22,12 @@ export function fileTitle(file: Pick<ItemRow, 'label' | 'summary' | 'canonical_v
 }
 
 /**
- * Within one answer, files that would be shown by the same name are told apart by the end of
- * their folder path, as short as sets them apart (`Decision record templates (en/templates)` and
- * `… (ja/テンプレート)`); a name no other file of the answer has stays as it is. `files` maps a file
- * id to its name and path; the answer maps the ids whose name changes to their new name.
+ * Within one answer, files that would be shown by the same name are told apart by their folders:
+ * the folders all of them end with are left out, then as few of the rest as set them apart
+ * (`en/examples/go/index.md` and `tr/examples/go/index.md` titled alike are "… (en)" and "… (tr)";
+ * `en/templates` and `ja/テンプレート` are "… (templates)" and "… (テンプレート)"). A name no
+ * other file of the answer has stays as it is. `files` maps a file id to its name and path; the
+ * answer maps the ids whose name changes to their new name.
  */
 export function distinctFileNames(
   files: ReadonlyMap<string, { name: string; path: string | null }>,
@@ -35,13 +37,23 @@ export function distinctFileNames(
   const renamed = new Map<string, string>();
   for (const [name, ids] of byName) {
     if (ids.length < 2) continue;
-    const folders = ids.map((id) => {
-      const parts = (files.get(id)?.path ?? '').split(/[\\/]+/).filter(Boolean);
-      return parts.slice(0, -1);
-    });
-    const longest = Math.max(...folders.map((f) => f.length));
+    const folders = ids.map((id) =>
+      (files.get(id)?.path ?? '')
+        .split(/[\\/]+/)
+        .filter(Boolean)
+        .slice(0, -1),
+    );
+    // The folders every one of them ends with tell none apart.
+    let common = 0;
+    while (
+      folders.every((f) => f.length > common) &&
+      new Set(folders.map((f) => f[f.length - 1 - common])).size === 1
+    )
+      common++;
+    const rest = folders.map((f) => f.slice(0, f.length - common));
+    const longest = Math.max(...rest.map((f) => f.length));
     for (let n = 1; n <= longest; n++) {
-      const tails = folders.map((f) => f.slice(-n).join('/'));
+      const tails = rest.map((f) => f.slice(-n).join('/'));
       if (new Set(tails).size < tails.length && n < longest) continue;
       ids.forEach((id, i) => {
         if (tails[i]) renamed.set(id, `${name} (${tails[i]})`);
