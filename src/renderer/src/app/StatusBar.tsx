@@ -74,11 +74,13 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
         </Tip>
       ) : null}
       {status ? (
-        <span className="statusbar__item" title={status.chatModel.reason}>
+        <span className="statusbar__item statusbar__chat" title={status.chatModel.reason}>
           <Bot size={12} aria-hidden="true" />
-          {status.chatModel.status === 'on'
-            ? `Chat model: ${status.chatModel.model ?? 'on'}`
-            : 'Chat model off: answers are the cited passages'}
+          <span>
+            {status.chatModel.status === 'on'
+              ? `Chat model: ${status.chatModel.model ?? 'on'}`
+              : 'Chat model off: answers are the cited passages'}
+          </span>
         </span>
       ) : null}
       {status ? <SyncItem sync={status.sync} onOpenSettings={onOpenSettings} /> : null}

@@ -214,8 +214,19 @@ export function useShell(): Shell {
     e.preventDefault();
     setPaletteOpen((open) => !open);
   });
+  // Whether a layer was open when Esc went down, read before anything handles it: the layer closes
+  // itself on the way (Radix, on the document) and is gone from the page by the time the key reaches
+  // the window, where Esc would otherwise close the dossier under it too.
+  const escInLayer = useRef(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') escInLayer.current = layerOpen();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
   useHotkey('escape', () => {
-    if (dossier && !layerOpen()) closeDossier();
+    if (dossier && !escInLayer.current && !layerOpen()) closeDossier();
   });
 
   return {

@@ -2,10 +2,12 @@
  * Our dialog: Radix Dialog with our own backdrop. Radix's Overlay is left out on purpose: it locks
  * scrolling by injecting a <style> element, which the app's CSP (style-src 'self') refuses. The app
  * shell never scrolls the body, so nothing is lost; focus trapping and Esc still come from Radix.
+ * Closing gives the focus back to what had it (use-return-focus.ts).
  */
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useReturnFocus } from './use-return-focus.ts';
 import './dialog.css';
 
 export type DialogProps = {
@@ -29,6 +31,7 @@ export function Dialog({
   size = 'medium',
   role,
 }: DialogProps) {
+  const focus = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -38,6 +41,7 @@ export function Dialog({
           // An explicit undefined would replace Radix's own role="dialog".
           role={role ?? 'dialog'}
           onOpenAutoFocus={(e) => {
+            focus.remember();
             // Focus the control marked data-autofocus, not the close button: in a destructive
             // confirmation (an alertdialog) the safe choice, Cancel; elsewhere the primary action.
             const preferred = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
@@ -48,6 +52,7 @@ export function Dialog({
               preferred.focus();
             }
           }}
+          onCloseAutoFocus={focus.restore}
         >
           <header className="dialog__header">
             <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>

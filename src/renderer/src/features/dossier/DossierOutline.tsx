@@ -31,7 +31,8 @@ export function DossierOutline({ outline, fileLabel, currentId, onOpen }: Dossie
               className="outline-link"
               aria-current={s.id === currentId ? 'location' : undefined}
               onClick={() => onOpen(s.id)}
-              title={s.text}
+              title={s.title}
+              data-depth={Math.min(s.depth, 4)}
             >
               <span className="ellipsis">{s.text}</span>
               {s.page !== null ? <span className="outline-link__where">p. {s.page}</span> : null}

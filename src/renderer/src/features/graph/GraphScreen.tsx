@@ -22,6 +22,12 @@ export function GraphScreen() {
         onFilters={g.setFilters}
         matches={g.matches}
         onFocus={g.focusNode}
+        selectedLabel={
+          g.selected && graph?.hasNode(g.selected) ? graph.getNodeAttribute(g.selected, 'label') : null
+        }
+        onOpen={() => {
+          if (g.selected) app.openDossier(g.selected, 'select');
+        }}
         canExpand={g.canExpand}
         onExpand={() => void g.expand()}
         onFit={g.showAll}

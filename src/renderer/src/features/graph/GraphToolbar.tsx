@@ -1,4 +1,4 @@
-import { Expand, Focus, RefreshCw } from 'lucide-react';
+import { Expand, Focus, PanelRightOpen, RefreshCw } from 'lucide-react';
 import type { GraphView } from '#shared/api/types.ts';
 import type { StorageKind } from '#shared/types.ts';
 import { FilterMenu } from '../files/FilterMenu.tsx';
@@ -20,6 +20,9 @@ export type GraphToolbarProps = {
   /** Labels of the best matches for the search text, to pick from. */
   matches: (query: string) => NodeMatch[];
   onFocus: (id: string) => void;
+  /** The selected node's label: Open shows its dossier, as a click on the node does. */
+  selectedLabel: string | null;
+  onOpen: () => void;
   canExpand: boolean;
   onExpand: () => void;
   onFit: () => void;
@@ -28,7 +31,10 @@ export type GraphToolbarProps = {
 
 const ALL_KINDS: StorageKind[] = ['file', 'section', 'note', 'entity'];
 
-/** Filter chips (storage kind), facet menus (kind, edge type, scope), search-to-focus (NodeSearch.tsx) and expand. */
+/**
+ * Filter chips (storage kind), facet menus (kind, edge type, scope), search-to-focus (NodeSearch.tsx),
+ * Open (the selected node's dossier: the keyboard's way to what a click on a node does) and expand.
+ */
 export function GraphToolbar(props: GraphToolbarProps) {
   const { filters, facets, onFilters } = props;
 
@@ -78,6 +84,21 @@ export function GraphToolbar(props: GraphToolbarProps) {
       />
       <span className="toolbar__spacer" />
       <NodeSearch matches={props.matches} onPick={props.onFocus} />
+      <button
+        type="button"
+        className="button"
+        onClick={props.onOpen}
+        disabled={props.selectedLabel === null}
+        aria-label={props.selectedLabel !== null ? `Open ${props.selectedLabel}` : 'Open the selected node'}
+        title={
+          props.selectedLabel !== null
+            ? `Open ${props.selectedLabel} on the right`
+            : 'Find or click a node first'
+        }
+      >
+        <PanelRightOpen size={14} aria-hidden="true" />
+        Open
+      </button>
       <button type="button" className="button" onClick={props.onExpand} disabled={!props.canExpand}>
         <Expand size={14} aria-hidden="true" />
         Expand neighborhood

@@ -77,6 +77,11 @@ describe('Inbox', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Edit the proposal' })).toBeNull());
+    // Leaving the edit puts the focus back on the card's Edit button, not on the page.
+    const card = screen.getByRole('article', { name: 'Proposal: Proposal 1' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(card).getByRole('button', { name: /Edit then approve/ })),
+    );
 
     await user.keyboard('e');
     box = await screen.findByRole('textbox', { name: 'Edit the proposal' });
@@ -111,6 +116,54 @@ describe('Inbox', () => {
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await screen.findByText('Rejected');
+  });
+
+  it('keeps J, K, A and R working after the reject dialog is closed with Esc or Cancel', async () => {
+    const t = engine(THREE);
+    const { user } = await openInbox(t);
+    await screen.findByRole('article', { name: 'Proposal: Proposal 1' });
+
+    await user.keyboard('r');
+    await screen.findByRole('dialog', { name: 'Reject this proposal?' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.keyboard('j');
+    expect(current()?.getAttribute('aria-label')).toBe('Proposal: Proposal 2');
+
+    await user.keyboard('r');
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this proposal?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.keyboard('a');
+    await waitFor(() => expect(t.inputsOf('inbox.approve')).toEqual([{ id: 'proposal-2' }]));
+  });
+
+  it('does not act on the card behind the open reject dialog', async () => {
+    const t = engine(THREE);
+    const { user } = await openInbox(t);
+    await screen.findByRole('article', { name: 'Proposal: Proposal 1' });
+    await user.keyboard('r');
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this proposal?' });
+    // Off the reason box (on Cancel), the letters belong to the dialog, not to the card behind it.
+    within(dialog).getByRole('button', { name: 'Cancel' }).focus();
+    await user.keyboard('a');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(t.inputsOf('inbox.approve')).toEqual([]);
+    expect(screen.getByRole('dialog', { name: 'Reject this proposal?' })).toBeTruthy();
+  });
+
+  it('rejects from the keyboard: R, the reason, Ctrl+Enter', async () => {
+    const t = engine(THREE);
+    const { user } = await openInbox(t);
+    await screen.findByRole('article', { name: 'Proposal: Proposal 1' });
+    await user.keyboard('r');
+    const reason = await screen.findByRole('textbox', { name: 'Reason' });
+    await waitFor(() => expect(document.activeElement).toBe(reason));
+    await user.keyboard('Not ours{Control>}{Enter}{/Control}');
+    await waitFor(() =>
+      expect(t.inputsOf('inbox.reject')).toEqual([{ id: 'proposal-1', reason: 'Not ours' }]),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('keeps the reject dialog open with the error when rejecting fails', async () => {

@@ -29,11 +29,20 @@ export function ProposalCard(props: ProposalCardProps) {
   const { proposal: p, current, editing } = props;
   const ref = useRef<HTMLElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
   useEffect(() => {
     if (current) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [current]);
   useEffect(() => {
     if (editing) area.current?.focus();
+    // Leaving the edit (Esc, Cancel edit) removes the box that had the focus: give it to Edit again,
+    // unless it went somewhere on purpose.
+    else if (wasEditing.current) {
+      const active = document.activeElement;
+      if (!active || active === document.body) editButton.current?.focus();
+    }
+    wasEditing.current = editing;
   }, [editing]);
   const sensitive = p.sensitive || p.detected.length > 0;
   return (
@@ -107,7 +116,13 @@ export function ProposalCard(props: ProposalCardProps) {
                 Cancel edit
               </button>
             ) : (
-              <button type="button" className="button" onClick={props.onEdit} disabled={props.busy}>
+              <button
+                ref={editButton}
+                type="button"
+                className="button"
+                onClick={props.onEdit}
+                disabled={props.busy}
+              >
                 <Pencil size={14} aria-hidden="true" />
                 Edit then approve <kbd>E</kbd>
               </button>

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 
@@ -19,7 +19,7 @@ export function RejectDialog({ label, onClose, onReject }: RejectDialogProps) {
       setError(null);
     }
   }, [label]);
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: FormEvent | KeyboardEvent) => {
     e.preventDefault();
     if (!reason.trim()) return;
     setBusy(true);
@@ -52,7 +52,14 @@ export function RejectDialog({ label, onClose, onReject }: RejectDialogProps) {
             rows={3}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
+            onKeyDown={(e) => {
+              // As in the edit box: Ctrl/Cmd+Enter sends, Enter alone is a new line.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
+            }}
           />
+          <span className="field__hint">
+            <kbd>Ctrl</kbd>+<kbd>Enter</kbd> rejects
+          </span>
         </label>
         {error ? <ErrorNotice error={error} title="Could not reject it" /> : null}
         <div className="form__actions">

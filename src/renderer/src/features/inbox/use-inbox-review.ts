@@ -99,23 +99,39 @@ export function useInboxReview() {
     void resolve(c, 'same', c.candidates[0]?.id);
   };
 
-  const keys = !dialogOpen() && editing === null;
-  useHotkey('j', () => setIndex((i) => Math.min(entries.length - 1, i + 1)), keys);
-  useHotkey('k', () => setIndex((i) => Math.max(0, i - 1)), keys);
-  useHotkey('a', approveCurrent, keys && !busy);
+  // Whether a dialog or menu is open is asked when the key is pressed, not while rendering: opening or
+  // closing one (the reject dialog, the palette) re-renders nothing here, so a value from the last
+  // render would leave the letters acting behind an open dialog, or dead after it closed.
+  const keys = editing === null;
+  const unlessDialog =
+    (fn: (e: KeyboardEvent) => void) =>
+    (e: KeyboardEvent): void => {
+      if (!dialogOpen()) fn(e);
+    };
+  useHotkey(
+    'j',
+    unlessDialog(() => setIndex((i) => Math.min(entries.length - 1, i + 1))),
+    keys,
+  );
+  useHotkey(
+    'k',
+    unlessDialog(() => setIndex((i) => Math.max(0, i - 1))),
+    keys,
+  );
+  useHotkey('a', unlessDialog(approveCurrent), keys && !busy);
   // E and R move the focus into a text box: the key press must not type its letter there.
   useHotkey(
     'e',
-    (e) => {
+    unlessDialog((e) => {
       if (!current?.proposal?.canDecide) return;
       e.preventDefault();
       startEdit(current.proposal.id, current.proposal.body);
-    },
+    }),
     keys,
   );
   useHotkey(
     'r',
-    (e) => {
+    unlessDialog((e) => {
       if (current?.card) {
         if (current.card.canResolve) void resolve(current.card, 'dismiss');
         return;
@@ -123,7 +139,7 @@ export function useInboxReview() {
       if (!current?.proposal?.canDecide) return;
       e.preventDefault();
       setRejecting(current.proposal.id);
-    },
+    }),
     keys && !busy,
   );
 

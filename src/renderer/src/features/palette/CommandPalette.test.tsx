@@ -55,6 +55,19 @@ describe('Command palette', () => {
     await waitFor(() => expect(palette()).toBeNull());
   });
 
+  it('gives the focus back to where it was when closed with Esc', async () => {
+    const { user } = await ready();
+    const rail = screen.getByRole('navigation', { name: 'Main' });
+    const inbox = within(rail).getByRole('button', { name: /^Inbox/ });
+    inbox.focus();
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('dialog', { name: 'Search and commands' });
+    await waitFor(() => expect(document.activeElement).toBe(box()));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(palette()).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(inbox));
+  });
+
   it('lists the commands before anything is typed; the arrows move the active one', async () => {
     const { user } = await ready();
     await user.keyboard('{Control>}k{/Control}');

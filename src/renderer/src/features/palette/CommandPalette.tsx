@@ -4,6 +4,7 @@
  */
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Search } from 'lucide-react';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { PaletteOption } from './PaletteOption.tsx';
 import type { PaletteItem } from './palette-items.ts';
 import { usePalette } from './use-palette.ts';
@@ -21,13 +22,19 @@ export type CommandPaletteProps = {
 export function CommandPalette(props: CommandPaletteProps) {
   const { open, onOpenChange } = props;
   const { query, type, q, items, active, setActive, searching, onKeyDown } = usePalette(props);
+  const focus = useReturnFocus();
 
   let lastGroup: string | null = null;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <div className="dialog-backdrop dialog-backdrop--light" aria-hidden="true" />
-        <RadixDialog.Content className="palette" aria-label="Search and commands">
+        <RadixDialog.Content
+          className="palette"
+          aria-label="Search and commands"
+          onOpenAutoFocus={focus.remember}
+          onCloseAutoFocus={focus.restore}
+        >
           <RadixDialog.Title className="visually-hidden">Search and commands</RadixDialog.Title>
           <RadixDialog.Description className="visually-hidden">
             Find files by name, passages by text, a repository's node by reference id or path, or run a

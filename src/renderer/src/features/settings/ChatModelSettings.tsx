@@ -20,6 +20,8 @@ export function ChatModelSettings() {
     busy,
     error,
     test,
+    dirty,
+    testable,
     save,
     runTest,
     clearKey,
@@ -96,10 +98,11 @@ export function ChatModelSettings() {
             type="button"
             className="button"
             onClick={() => void runTest()}
-            disabled={busy || !data?.enabled}
+            disabled={busy || !testable}
+            title={dirty ? 'Saves the changes, then tests the connection with them' : undefined}
           >
             <PlugZap size={14} aria-hidden="true" />
-            Test connection
+            {dirty ? 'Save and test' : 'Test connection'}
           </button>
         </div>
       </form>

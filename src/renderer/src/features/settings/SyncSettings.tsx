@@ -1,5 +1,6 @@
 import { Loader2, PlugZap } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
+import { AppError } from '#shared/errors.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useAction } from '../../hooks/useAction.ts';
 import { useCall } from '../../hooks/useCall.ts';
@@ -33,15 +34,25 @@ export function SyncSettings() {
   );
 }
 
+/** An invitation code is longer than this; Connect waits, and says so, until it is. */
+const MIN_CODE = 8;
+
+/**
+ * A failed attempt's error names the server it was about, and goes once the address or the code is
+ * changed, so it is never read as being about the next one.
+ */
 function ConnectForm({ onConnected }: { onConnected: () => void }) {
   const [url, setUrl] = useState('');
   const [code, setCode] = useState('');
+  const [tried, setTried] = useState('');
   const connect = useAction(connectTo);
   const [syncError, setSyncError] = useState<string | null>(null);
+  const shortCode = code.trim().length > 0 && code.trim().length < MIN_CODE;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSyncError(null);
+    setTried(url.trim());
     const result = await connect.run(url.trim(), code.trim());
     if (result) {
       setSyncError(result.syncError);
@@ -64,7 +75,10 @@ function ConnectForm({ onConnected }: { onConnected: () => void }) {
             aria-label="Server URL"
             placeholder="https://brain.example.org"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              connect.clearError();
+            }}
             required
           />
         </label>
@@ -76,17 +90,24 @@ function ConnectForm({ onConnected }: { onConnected: () => void }) {
             autoComplete="off"
             spellCheck={false}
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={(e) => {
+              setCode(e.target.value);
+              connect.clearError();
+            }}
             required
-            minLength={8}
+            minLength={MIN_CODE}
           />
-          <span className="field__hint">The code an administrator of the workspace gave you.</span>
+          <span className="field__hint">
+            {shortCode
+              ? `An invitation code has at least ${MIN_CODE} characters: check that it was copied whole.`
+              : 'The code an administrator of the workspace gave you.'}
+          </span>
         </label>
         <div className="form__actions form__actions--start">
           <button
             type="submit"
             className="button button--primary"
-            disabled={connect.busy || !url.trim() || code.trim().length < 8}
+            disabled={connect.busy || !url.trim() || code.trim().length < MIN_CODE}
           >
             {connect.busy ? (
               <Loader2 size={14} className="spin" aria-hidden="true" />
@@ -97,7 +118,19 @@ function ConnectForm({ onConnected }: { onConnected: () => void }) {
           </button>
         </div>
       </form>
-      {connect.error ? <ErrorNotice error={connect.error} title="Could not connect" /> : null}
+      {connect.error ? (
+        <ErrorNotice
+          error={
+            connect.error.code === 'not-found'
+              ? new AppError(
+                  'not-found',
+                  `No Org Brain workspace server answers at ${tried}: check the address (the one the server printed when it started). ${connect.error.message}`,
+                )
+              : connect.error
+          }
+          title={`Could not connect to ${tried}`}
+        />
+      ) : null}
       {syncError ? (
         <p className="notice notice--error" role="status">
           Connected, but the first sync failed: {syncError}. It will be retried.

@@ -1,6 +1,8 @@
 /**
  * The chat model form's state: the fields, filled from chatModel.get; Save (the key only when one was
  * typed, and cleared from the form once stored); Test connection; removing the stored key.
+ * The engine tests the saved settings, so with unsaved changes in the form the test saves them first
+ * ("Save and test"): a result about the old address must never read as one about the typed one.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTestView } from '#shared/api/writeback-types.ts';
@@ -25,26 +27,41 @@ export function useChatModelForm() {
     setModel(data.model ?? '');
   }, [data]);
 
+  const dirty =
+    data !== undefined &&
+    (baseUrl.trim() !== (data.baseUrl ?? '') || model.trim() !== (data.model ?? '') || key.trim() !== '');
+  /** What Test connection would test: the saved settings, or the form's once saved. */
+  const testable = dirty ? baseUrl.trim() !== '' && model.trim() !== '' : !!data?.enabled;
+
+  const store = async (): Promise<boolean> => {
+    try {
+      const next = await call('chatModel.set', { baseUrl, model, ...(key ? { key } : {}) });
+      config.setData(next);
+      setKey('');
+      refreshStatus();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    }
+  };
   const save = async (e?: FormEvent) => {
     e?.preventDefault();
     setBusy(true);
     setError(null);
     setTest(null);
     try {
-      const next = await call('chatModel.set', { baseUrl, model, ...(key ? { key } : {}) });
-      config.setData(next);
-      setKey('');
-      refreshStatus();
-    } catch (err) {
-      setError(err);
+      await store();
     } finally {
       setBusy(false);
     }
   };
   const runTest = async () => {
     setBusy(true);
+    setError(null);
     setTest(null);
     try {
+      if (dirty && !(await store())) return;
       setTest(await call('chatModel.test', {}));
     } catch (err) {
       setError(err);
@@ -68,6 +85,8 @@ export function useChatModelForm() {
     busy,
     error,
     test,
+    dirty,
+    testable,
     save,
     runTest,
     clearKey,
