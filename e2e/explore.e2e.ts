@@ -62,9 +62,9 @@ describe('the Graph from the keyboard', () => {
     // The found node is selected: one Tab on, its dossier opens with Enter.
     await page.keyboard.press('Tab');
     const open = page.getByRole('button', { name: 'Open handbook.md' });
-    expect(await open.evaluate((el) => el === el.ownerDocument.activeElement, undefined, { timeout: 5_000 })).toBe(
-      true,
-    );
+    expect(
+      await open.evaluate((el) => el === el.ownerDocument.activeElement, undefined, { timeout: 5_000 }),
+    ).toBe(true);
     await page.keyboard.press('Enter');
     const dossier = page.getByRole('complementary', { name: 'Dossier' });
     await dossier.getByRole('heading', { name: 'handbook.md' }).waitFor({ timeout: 10_000 });
