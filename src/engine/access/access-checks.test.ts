@@ -215,6 +215,18 @@ describe('[R4] access checks', () => {
     expect(report).toMatchObject({ passed: 1, failed: 0 });
   });
 
+  it('[R4] checks that do not parse are refused and the kept ones stay', async () => {
+    const ctx = memberContext(admin, 'app');
+    const good = JSON.stringify([{ as: 'ana', question: QUESTION, mustReach: ['contract.md'] }]);
+    await runCommand(ctx, 'accessChecks.set', { text: good });
+    await expect(runCommand(ctx, 'accessChecks.set', { text: '[{"as":"x"}, {broken' })).rejects.toMatchObject(
+      { code: 'validation-failed', message: expect.stringMatching(/access checks/) },
+    );
+    expect(await runCommand(ctx, 'accessChecks.get', {})).toMatchObject({ text: good });
+    // An empty text clears them.
+    expect(await runCommand(ctx, 'accessChecks.set', { text: '' })).toMatchObject({ text: '' });
+  });
+
   it('[R4] the checks kept in Settings are kept and run when no cases are given', async () => {
     const ctx = memberContext(admin, 'app');
     await expect(check(admin, {})).rejects.toMatchObject({ code: 'validation-failed' });

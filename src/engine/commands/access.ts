@@ -56,6 +56,9 @@ async function accessChecksSet(
   input: In<typeof AccessChecksSet>,
 ): Out<typeof AccessChecksSet> {
   assertLocalAdmin(ctx.engine);
+  // Checks that do not parse are refused, and the ones kept stay: bad input changes nothing. An
+  // empty text clears them.
+  if (input.text.trim()) parseChecksText(input.text, 'the access checks');
   return keepChecks(ctx.engine, input.text);
 }
 
