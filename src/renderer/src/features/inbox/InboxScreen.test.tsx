@@ -215,4 +215,41 @@ describe('Inbox', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     await screen.findByRole('article', { name: 'Proposal: Proposal 7' });
   });
+
+  it('asks before approving a sensitive proposal as it is, starting on Cancel; an approved edit is not asked about', async () => {
+    const secret = proposal(1, {
+      label: 'Office wifi password',
+      body: 'The office wifi password is hunter2.',
+      sensitive: true,
+      detected: [{ kind: 'password', sample: 'hun…' }],
+    });
+    const t = engine([secret, proposal(2, { sensitive: true, detected: [] })]);
+    const { user } = await openInbox(t);
+    await screen.findByRole('article', { name: 'Proposal: Office wifi password' });
+
+    await user.keyboard('a');
+    const ask = await screen.findByRole('alertdialog', { name: 'Approve a sensitive memory?' });
+    within(ask).getByText(
+      /It holds password \(hun…\)\. Once approved, “Office wifi password” is read by everyone who can read org/,
+    );
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(ask).getByRole('button', { name: 'Cancel' })),
+    );
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(t.inputsOf('inbox.approve')).toEqual([]);
+
+    await user.click(within(current() as HTMLElement).getByRole('button', { name: /^Approve/ }));
+    await user.click(await screen.findByRole('button', { name: 'Approve as it is' }));
+    await waitFor(() => expect(t.inputsOf('inbox.approve')).toEqual([{ id: 'proposal-1' }]));
+
+    // The next one, sensitive too: edited, then approved with Ctrl+Enter, without being asked.
+    await screen.findByRole('article', { name: 'Proposal: Proposal 2' });
+    await user.keyboard('e');
+    const box = await screen.findByRole('textbox', { name: 'Edit the proposal' });
+    await user.clear(box);
+    await user.type(box, 'The wifi password is in the office safe.{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(t.inputsOf('inbox.approve')).toHaveLength(2));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
 });

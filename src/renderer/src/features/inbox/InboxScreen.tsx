@@ -3,6 +3,7 @@ import { useApp } from '../../app/app-context.ts';
 import { useStatus } from '../../app/status-context.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
+import { ApproveSensitive } from './ApproveSensitive.tsx';
 import { DuplicateCard } from './DuplicateCard.tsx';
 import { EmptyPageCard } from './EmptyPageCard.tsx';
 import { ProposalCard } from './ProposalCard.tsx';
@@ -68,6 +69,11 @@ export function InboxScreen() {
         label={review.rejecting ? review.rejecting.label : null}
         onClose={() => review.setRejecting(null)}
         onReject={review.reject}
+      />
+      <ApproveSensitive
+        proposal={review.confirming}
+        onClose={() => review.setConfirming(null)}
+        onApprove={review.confirmApprove}
       />
     </section>
   );
@@ -148,7 +154,7 @@ function Entry({ entry, review }: { entry: InboxEntry; review: Review }) {
         busy={review.busy}
         onDraft={review.setDraft}
         onFocus={onFocus}
-        onApprove={() => void review.approve(p.id, editing ? review.draft : undefined)}
+        onApprove={() => review.requestApprove(p, editing ? review.draft : undefined)}
         onEdit={() => review.startEdit(p.id, p.body)}
         onCancelEdit={() => review.setEditing(null)}
         onReject={() => review.setRejecting(p.id)}

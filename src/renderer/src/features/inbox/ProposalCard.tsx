@@ -2,6 +2,7 @@ import { Check, Pencil, ShieldAlert, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { ProposalView } from '#shared/api/writeback-types.ts';
 import { formatRelative } from '../../lib/format.ts';
+import { isSensitive } from './use-inbox-review.ts';
 import './inbox.css';
 
 export type ProposalCardProps = {
@@ -44,7 +45,7 @@ export function ProposalCard(props: ProposalCardProps) {
     }
     wasEditing.current = editing;
   }, [editing]);
-  const sensitive = p.sensitive || p.detected.length > 0;
+  const sensitive = isSensitive(p);
   return (
     <article
       ref={ref}

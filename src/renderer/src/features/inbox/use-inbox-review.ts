@@ -49,6 +49,8 @@ export function useInboxReview() {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [rejecting, setRejecting] = useState<string | null>(null);
+  // A sensitive proposal approved as it is waits for a confirmation first (ApproveSensitive.tsx).
+  const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const current = entries[Math.min(index, entries.length - 1)];
 
@@ -91,9 +93,25 @@ export function useInboxReview() {
     }
   };
   /** A: approve a proposal, "Same as" the first candidate, open an empty page. */
+  /**
+   * Approve (the button or A): a proposal flagged sensitive (a password, a key, a personal number
+   * was found in it) is asked about first, since once approved everyone in its scope reads it, and
+   * a synced workspace sends it to the server. An edit the person made and approves is not asked
+   * about again: they have just read and changed the text.
+   */
+  const requestApprove = (p: ProposalView, body?: string) => {
+    if (body === undefined && isSensitive(p)) setConfirming(p.id);
+    else void approve(p.id, body);
+  };
+  const confirmApprove = async () => {
+    const id = confirming;
+    setConfirming(null);
+    if (id) await approve(id);
+  };
+
   const approveCurrent = () => {
     if (!current || !canApprove(current)) return;
-    if (current.proposal) return void approve(current.proposal.id);
+    if (current.proposal) return requestApprove(current.proposal);
     const c = current.card;
     if (c.kind === 'empty-page') return app.openDossier(c.entity.id, 'select');
     void resolve(c, 'same', c.candidates[0]?.id);
@@ -168,6 +186,13 @@ export function useInboxReview() {
     startEdit,
     rejecting: inbox.data?.items.find((i) => i.id === rejecting) ?? null,
     setRejecting,
+    requestApprove,
+    confirming: inbox.data?.items.find((i) => i.id === confirming) ?? null,
+    setConfirming,
+    confirmApprove,
     reject,
   };
 }
+
+/** What the card marks with a shield (ProposalCard.tsx): flagged sensitive, or something was found in it. */
+export const isSensitive = (p: ProposalView): boolean => p.sensitive || p.detected.length > 0;
