@@ -98,6 +98,39 @@ describe('Command palette', () => {
     await within(dossier).findByRole('heading', { name: 'trace-notes.md' });
   });
 
+  it('finds an entity by name or alias and opens its page', async () => {
+    const t = engine();
+    t.answer('entities.list', (input) => ({
+      entities: 'metlife insurer'.includes(input.q?.toLowerCase() ?? '-')
+        ? [
+            {
+              id: 'entity-7',
+              label: 'MetLife',
+              storageKind: 'entity' as const,
+              kind: 'organization',
+              scope: 'org',
+              aliases: ['MetLife', 'Metropolitan Life'],
+              mentions: 3,
+              sources: 2,
+              sameAs: 0,
+              updatedAt: '2026-12-01T00:00:00.000Z',
+            },
+          ]
+        : [],
+    }));
+    const { user } = renderApp(t);
+    await screen.findByRole('heading', { name: 'Files', level: 1 });
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(box(), 'metlife');
+    const option = await screen.findByRole('option', {
+      name: /MetLife.*organization · 3 mentions · Metropolitan Life/,
+    });
+    await waitFor(() => expect(option.getAttribute('aria-selected')).toBe('true'));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(palette()).toBeNull());
+    await waitFor(() => expect(t.inputsOf('items.dossier').at(-1)).toMatchObject({ id: 'entity-7' }));
+  });
+
   it('runs a command with Enter and closes', async () => {
     const { user } = await ready();
     await user.keyboard('{Control>}k{/Control}');

@@ -1,5 +1,5 @@
 /** What the command palette can offer, and how it ranks commands against what was typed. */
-type PaletteGroup = 'Commands' | 'Tree nodes' | 'Files' | 'Passages';
+type PaletteGroup = 'Commands' | 'Tree nodes' | 'Entities' | 'Files' | 'Passages';
 
 export type PaletteItem = {
   id: string;

@@ -1,12 +1,13 @@
 /**
  * What the palette shows for what was typed: commands (filtered here), nodes of connected repositories by
  * reference id, node id or path (trees.lookup, from two characters: features/trees/use-node-lookup.ts),
- * files by name (files.list, from one character) and passages by text (search.query, from three), asked
+ * entities by name or alias (entities.list: their pages), files by name (files.list, from one
+ * character) and passages by text (search.query, from three), asked
  * 180 ms after typing stops; and the
  * active option, moved by the arrows and run by Enter. Running an item closes the palette first.
  */
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
-import type { FileRow } from '#shared/api/types.ts';
+import type { EntitySummary, FileRow } from '#shared/api/types.ts';
 import type { SearchHit } from '#shared/types.ts';
 import { call } from '../../lib/api.ts';
 import { describeCitation } from '../../lib/format.ts';
@@ -35,6 +36,7 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [files, setFiles] = useState<FileRow[]>([]);
+  const [entities, setEntities] = useState<EntitySummary[]>([]);
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [searching, setSearching] = useState(false);
   const q = useDebounced(query.trim(), 180);
@@ -44,6 +46,7 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
     if (!open) {
       setQuery('');
       setFiles([]);
+      setEntities([]);
       setHits([]);
     }
   }, [open]);
@@ -52,6 +55,7 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
     let live = true;
     if (!open || q.length < 1) {
       setFiles([]);
+      setEntities([]);
       setHits([]);
       return;
     }
@@ -59,13 +63,16 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
     const filesCall = call('files.list', { q, limit: 6, sort: 'name', dir: 'asc', offset: 0 })
       .then((r) => live && setFiles(r.rows))
       .catch(() => live && setFiles([]));
+    const entitiesCall = call('entities.list', { q, limit: 5 })
+      .then((r) => live && setEntities(r.entities))
+      .catch(() => live && setEntities([]));
     const hitsCall =
       q.length >= 3
         ? call('search.query', { query: q, k: 6 })
             .then((r) => live && setHits(r.hits))
             .catch(() => live && setHits([]))
         : Promise.resolve(live && setHits([]));
-    void Promise.all([filesCall, hitsCall]).finally(() => live && setSearching(false));
+    void Promise.all([filesCall, entitiesCall, hitsCall]).finally(() => live && setSearching(false));
     return () => {
       live = false;
     };
@@ -83,6 +90,17 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
       hint: `${f.kind} · ${f.state}`,
       run: close(() => onOpenItem(f.id, 'search')),
     }));
+    const entityItems: PaletteItem[] = entities.map((e) => ({
+      id: `entity:${e.id}`,
+      group: 'Entities',
+      label: e.label,
+      hint: [
+        e.kind,
+        `${e.mentions} mention${e.mentions === 1 ? '' : 's'}`,
+        ...e.aliases.filter((a) => a !== e.label).slice(0, 3),
+      ].join(' · '),
+      run: close(() => onOpenItem(e.id, 'search')),
+    }));
     const hitItems: PaletteItem[] = hits.map((h) => ({
       id: `hit:${h.id}`,
       group: 'Passages',
@@ -98,8 +116,8 @@ export function usePalette({ open, onOpenChange, commands, onOpenItem, onOpenNod
       run: close(() => onOpenNode(n.tree, n.node.id)),
     }));
     const cmdItems = filterCommands(commands, query).map((c) => ({ ...c, run: close(c.run) }));
-    return [...cmdItems.slice(0, query ? 5 : 12), ...nodeItems, ...fileItems, ...hitItems];
-  }, [files, hits, nodes, commands, query, q, onOpenChange, onOpenItem, onOpenNode]);
+    return [...cmdItems.slice(0, query ? 5 : 12), ...nodeItems, ...entityItems, ...fileItems, ...hitItems];
+  }, [files, entities, hits, nodes, commands, query, q, onOpenChange, onOpenItem, onOpenNode]);
 
   useEffect(() => {
     setActive((a) => Math.min(a, Math.max(0, items.length - 1)));
