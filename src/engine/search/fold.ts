@@ -109,7 +109,7 @@ function bestSectionOf(db: Db, fileId: string, terms: readonly string[]): number
  * A section that is its heading alone (a document's `# Title` line with its text under the next
  * headings): it matches the title's words and says nothing, so it is not what a hit shows.
  */
-export function headingOnly(body: string): boolean {
+function headingOnly(body: string): boolean {
   const text = body.trim();
   return /^#{1,6}[ \t][^\n]*$/.test(text) || text === '';
 }
