@@ -38,7 +38,14 @@ export async function withEngine(
   await engine.close();
 }
 
-/** A numeric option as given, for the operation's schema to check (so `--limit abc` gets its error). */
+// A decimal number as people write one: Number() alone reads '' and '  ' as 0 and 0x1 as 1.
+const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A numeric option as given, for the operation's schema to check (so `--limit abc` gets its error):
+ * anything but a decimal number is NaN, which the schema refuses naming the option's field.
+ */
 export function optionalNumber(value: string | undefined): number | undefined {
-  return value === undefined ? undefined : Number(value);
+  if (value === undefined) return undefined;
+  return DECIMAL_RE.test(value.trim()) ? Number(value) : Number.NaN;
 }

@@ -6,14 +6,24 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+// Control characters other than tab and line ends: a terminal obeys them (ESC [2J clears it, OSC 0
+// retitles it), and the text printed is often a repository's or a teammate's, not ours
+// (a connected repository's file names and headings, docs/TREES.md). A lone CR would overwrite the line.
+const CONTROL_RE = /\r(?!\n)|[^\P{Cc}\t\n\r]/gu;
+
+/** Text for a terminal: control characters shown as `\u001b` escapes instead of obeyed. */
+function visible(text: string): string {
+  return text.replace(CONTROL_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function print(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${visible(line)}\n`);
 }
 
 /** `error[<code>]: message` on stderr; exit 1, or 2 for usage errors. */
 export function fail(err: unknown): never {
   const t = toTransferable(err);
-  process.stderr.write(`error[${t.code}]: ${t.message}\n`);
+  process.stderr.write(`error[${t.code}]: ${visible(t.message)}\n`);
   if (!(err instanceof AppError) && process.env.BRAIN_DEBUG && err instanceof Error) {
     process.stderr.write(`${err.stack}\n`);
   }

@@ -18,6 +18,7 @@ import {
   AgentsSynthesize,
   AgentsVersions,
 } from '#shared/api/ops/agents.ts';
+import { AppError } from '#shared/errors.ts';
 import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 import { registerAgentRuns } from './agent-runs.ts';
@@ -217,7 +218,10 @@ export function registerAgents(program: Command): void {
             const m = /^(.+)=([^,]+),([^,]+)(?:,([^,]+))?$/.exec(p);
             const nums = m ? [m[2], m[3], m[4] ?? m[2]].map(Number) : [];
             if (!m?.[1] || nums.some((n) => !Number.isFinite(n)))
-              throw new Error(`--price ${p}: give MODEL=INPUT,OUTPUT[,CACHED] in USD per 1M tokens`);
+              throw new AppError(
+                'validation-failed',
+                `--price ${p}: give MODEL=INPUT,OUTPUT[,CACHED] in USD per 1M tokens`,
+              );
             prices[m[1]] = { input: nums[0] as number, output: nums[1] as number, cached: nums[2] as number };
           }
         }

@@ -96,7 +96,17 @@ export function registerFact(program: Command): void {
       withEngine(program, async (engine) => {
         const out = await run(memberContext(engine, 'cli'), FactsList, { entity, history: opts.history });
         if (opts.json) return printJson(out);
-        if (out.facts.length === 0) print('No facts about this entity yet: `brain fact add` states one.');
+        if (out.facts.length === 0) {
+          // Retired facts are history: say so rather than that there never were any ([K5]).
+          const past = opts.history
+            ? 0
+            : (await run(memberContext(engine, 'cli'), FactsList, { entity, history: true })).facts.length;
+          print(
+            past > 0
+              ? `No current facts about this entity (${past} retired: \`brain fact list ${entity} --history\` shows them).`
+              : 'No facts about this entity yet: `brain fact add` states one.',
+          );
+        }
         for (const f of out.facts) printFact(f);
       }),
     );

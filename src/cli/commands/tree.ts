@@ -166,7 +166,12 @@ export function registerTree(program: Command): void {
           print(`${c.path}:${c.lineStart}-${c.lineEnd} @ ${c.commit}`);
           for (const [i, l] of out.text.split('\n').entries())
             print(`${String(c.lineStart + i).padStart(5)}  ${l}`);
-          if (out.truncated) print(`… cut here: --from-line ${out.nextLine}`);
+          if (out.truncated)
+            print(
+              out.nextLine === null
+                ? `… cut here: line ${c.lineEnd} goes on past what one answer holds`
+                : `… cut here: --from-line ${out.nextLine}`,
+            );
         },
         opts,
       ),

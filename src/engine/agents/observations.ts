@@ -87,7 +87,8 @@ function checkType(type: string, agent: string | null): string {
       'type',
       `a person's observation has a type starting with ${HUMAN_TYPE_PREFIX} (got "${t}"); an agent's is recorded through its MCP server or with --agent.`,
     );
-  if (agent !== null && human)
+  // Any case: an agent's "HUMAN_feedback" would read as a person's to the synthesis model.
+  if (agent !== null && t.toLowerCase().startsWith(HUMAN_TYPE_PREFIX))
     refuse(
       'type',
       `${HUMAN_TYPE_PREFIX}* types are people's feedback; an agent records its own types (got "${t}").`,

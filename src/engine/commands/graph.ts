@@ -96,6 +96,18 @@ export async function runsEnd(
     throw new AppError('validation-failed', 'runs.end: run_id: say which run ended (its id).');
   }
   const agentName = agent?.name ?? ctx.surface;
+  // An agent ends runs of its own: another agent's run (the same member's) keeps its status, work
+  // products and the version it read, so one agent cannot rewrite another's record
+  // (docs/AGENTS.md [G2], [G7], [G8]). A run the member named on the app or the command line (its
+  // `agent` is that surface) is theirs to hand to an agent, as every surface ends a run alike.
+  if (agent) {
+    const prev = engine.db.prepare('SELECT agent, user_id FROM runs WHERE id = ?').get(run) as
+      | { agent: string | null; user_id: string }
+      | undefined;
+    const byMember = prev?.agent === 'app' || prev?.agent === 'cli';
+    if (prev && prev.user_id === engine.user && !byMember && prev.agent !== agent.name)
+      throw new AppError('conflict', `Run ${run} is another agent's run; end your own run.`);
+  }
   // The version this run read (docs/AGENTS.md [G7]): what its server served it, else the one it would get.
   const read = versionAtRunEnd(
     engine.db,

@@ -12,17 +12,43 @@ import type {
   ItemsPlanMove,
   ItemsRemove,
 } from '#shared/api/ops/items.ts';
+import { AppError } from '#shared/errors.ts';
 import { eraseSource } from '../knowledge/erase.ts';
 import { removeSource } from '../knowledge/remove.ts';
+import { getRow } from '../read/items.ts';
 import { readOriginal } from '../read/original.ts';
+import { canSee } from '../scope.ts';
 import { logEvent } from '../telemetry.ts';
 import type { CommandContext } from './types.ts';
 
+/**
+ * A connected repository's document has the tree's scope ([T3] in docs/TREES.md): moving it alone
+ * would hide it from search while its tree still serves it, and the next build would not move it
+ * back. Like removing it ([K8] in docs/FACTS.md), it is refused; an item the caller cannot see is
+ * left to the move's own not-found.
+ */
+function assertMovable(ctx: CommandContext, id: string): void {
+  const { engine } = ctx;
+  const row = getRow(engine.db, id);
+  if (
+    row &&
+    row.storage_kind === 'file' &&
+    canSee(engine.scopes(), row.scope) &&
+    row.source_key.startsWith('tree:')
+  )
+    throw new AppError(
+      'validation-failed',
+      `${row.label} comes from a connected repository and keeps its scope: to change it, disconnect the repository and connect it again with --scope.`,
+    );
+}
+
 async function itemsPlanMove(ctx: CommandContext, input: ParsedInputOf<typeof ItemsPlanMove>) {
+  assertMovable(ctx, input.id);
   return ctx.engine.planMove(input.id, input.scope);
 }
 
 async function itemsMove(ctx: CommandContext, input: ParsedInputOf<typeof ItemsMove>) {
+  assertMovable(ctx, input.id);
   return ctx.engine.move(input.id, input.scope);
 }
 

@@ -84,11 +84,35 @@ export function factId(faceId: string, attribute: string | null, statement: stri
   return `${faceId}.${createHash('sha256').update(factKey(attribute, statement)).digest('hex').slice(0, 12)}`;
 }
 
+// A calendar date, or an ISO 8601 instant with its zone; Date.parse alone takes "hello 1" for
+// 2001-01-01 and rolls 2026-02-30 over to March 2 (docs/FACTS.md [K1]).
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INSTANT_RE = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function isCalendarDay(y: string, m: string, d: string): boolean {
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return (
+    Number(y) >= 1 &&
+    date.getUTCFullYear() === Number(y) &&
+    date.getUTCMonth() === Number(m) - 1 &&
+    date.getUTCDate() === Number(d)
+  );
+}
+
 function validDate(text: string, what: string): string {
+  const refuse = (): never => {
+    throw new AppError(
+      'validation-failed',
+      `${what} "${text}" is not a date (use YYYY-MM-DD, or an ISO 8601 time with its zone).`,
+    );
+  };
+  const day = DAY_RE.exec(text);
+  if (day) return isCalendarDay(day[1] ?? '', day[2] ?? '', day[3] ?? '') ? text : refuse();
+  const instant = INSTANT_RE.exec(text);
   const t = Date.parse(text);
-  if (Number.isNaN(t))
-    throw new AppError('validation-failed', `${what} "${text}" is not a date (use YYYY-MM-DD).`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : new Date(t).toISOString();
+  if (!instant || Number.isNaN(t) || !isCalendarDay(instant[1] ?? '', instant[2] ?? '', instant[3] ?? ''))
+    return refuse();
+  return new Date(t).toISOString();
 }
 
 /** The face of the entity in `scope`: the named entity itself when it is there, else its face there. */

@@ -159,6 +159,18 @@ export function locateMention(
         `span ${start}-${end} is outside ${item.id}'s text (${body.length} characters); read it with brain_read first.`,
       );
     }
+    // Offsets count UTF-16 code units (as brain_read's text does in JavaScript): one inside a
+    // character outside the BMP (an emoji, a rare CJK ideograph) would store half of it.
+    const splits = (at: number) =>
+      at > 0 &&
+      at < body.length &&
+      /[\uDC00-\uDFFF]/.test(body[at] ?? '') &&
+      /[\uD800-\uDBFF]/.test(body[at - 1] ?? '');
+    if (body && (splits(start) || splits(end)))
+      throw new AppError(
+        'validation-failed',
+        `span ${start}-${end} cuts a character of ${item.id}'s text in two (offsets count UTF-16 code units, and a character such as an emoji takes two); pass a quote instead.`,
+      );
     return { span: { start, end }, text: body ? body.slice(start, end) : input.name };
   }
   if (input.quote) {

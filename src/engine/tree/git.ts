@@ -52,6 +52,9 @@ export async function currentBranch(root: string): Promise<string | null> {
   }
 }
 
+/** Git's mode for a symbolic link. */
+const SYMLINK_MODE = '120000';
+
 export type GitEntry = { path: string; blob: string; size: number };
 
 /** Every file of a commit with its blob id and size (`git ls-tree -r -l -z`). */
@@ -61,8 +64,9 @@ export async function listFiles(root: string, commit: string): Promise<GitEntry[
   for (const record of out.split('\0')) {
     if (!record) continue;
     const tab = record.indexOf('\t');
-    const [, type, blob, size] = record.slice(0, tab).split(/\s+/);
-    if (type !== 'blob' || !blob) continue;
+    const [mode, type, blob, size] = record.slice(0, tab).split(/\s+/);
+    // A symbolic link's blob is its target's path, not a document (a folder skips links too).
+    if (type !== 'blob' || !blob || mode === SYMLINK_MODE) continue;
     entries.push({ path: record.slice(tab + 1), blob, size: Number(size) || 0 });
   }
   return entries;
@@ -226,8 +230,9 @@ export async function diffTree(root: string, from: string, to: string): Promise<
     if (!head.startsWith(':')) continue;
     // :<old mode> <new mode> <old blob> <new blob> <status>
     const [, mode, , blob] = head.slice(1).split(' ');
-    // A file is a blob at the newer commit unless it is gone (mode 000000) or a submodule (160000).
-    const isFile = mode !== undefined && mode !== '000000' && mode !== '160000';
+    // A file is a blob at the newer commit unless it is gone (mode 000000), a submodule (160000)
+    // or a symbolic link (120000), which listFiles leaves out too.
+    const isFile = mode !== undefined && mode !== '000000' && mode !== '160000' && mode !== SYMLINK_MODE;
     entries.push({ path, blob: isFile && blob ? blob : null });
   }
   return entries;
@@ -323,17 +328,26 @@ export async function diffFiles(root: string, from: string, to: string): Promise
       });
     }
   }
-  const kinds = await git(root, ['diff', '--name-status', '-z', '--no-renames', from, to]);
+  // :<old mode> <new mode> <old blob> <new blob> <status>, then the path.
+  const kinds = await git(root, ['diff', '--raw', '-z', '--no-renames', from, to]);
   const status = new Map<string, string>();
+  // Paths that are symbolic links where they stand (the newer side, or the older for a deletion):
+  // listFiles leaves them out of the tree, so they are no documents that changed either.
+  const links = new Set<string>();
   const k = kinds.split('\0');
-  for (let i = 0; i + 1 < k.length; i += 2) status.set(k[i + 1] ?? '', k[i] ?? '');
+  for (let i = 0; i + 1 < k.length; i += 2) {
+    const [oldMode, newMode, , , s] = (k[i] ?? '').slice(1).split(' ');
+    const path = k[i + 1] ?? '';
+    status.set(path, s ?? '');
+    if ((s === 'D' ? oldMode : newMode) === SYMLINK_MODE) links.add(path);
+  }
   for (const e of entries) {
     if (e.status !== 'modified') continue;
     const s = status.get(e.path);
     if (s === 'A') e.status = 'added';
     else if (s === 'D') e.status = 'deleted';
   }
-  return entries;
+  return entries.filter((e) => !links.has(e.path));
 }
 
 /**

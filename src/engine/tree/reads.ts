@@ -231,8 +231,8 @@ export function readNode(engine: Engine, input: ReadInput) {
   let truncated = false;
   let nextLine: number | null = null;
   if (row.kind !== 'root' && row.kind !== 'folder') {
-    const docPath = row.id.split('#')[0] ?? row.path;
-    const lines = documentLines(engine, source, docPath);
+    // A node's path is its document's: a file name may hold `#` itself (`a#b.md`).
+    const lines = documentLines(engine, source, row.path);
     if (input.fromLine !== undefined) {
       if (input.fromLine < row.line_start || input.fromLine > lineEnd)
         throw new AppError(
@@ -245,6 +245,15 @@ export function readNode(engine: Engine, input: ReadInput) {
     let chars = 0;
     for (let n = lineStart; n <= lineEnd; n++) {
       const line = input.lineNumbers ? `${n}\t${lines[n - 1] ?? ''}` : (lines[n - 1] ?? '');
+      if (out.length === 0 && line.length + 1 > input.maxChars) {
+        // One line longer than a whole answer (a generated or minified file): its start, cut, so
+        // an answer never passes maxChars; reading goes on at the next line.
+        out.push(`${line.slice(0, input.maxChars - 2)}…`);
+        truncated = true;
+        nextLine = n < lineEnd ? n + 1 : null;
+        lineEnd = n;
+        break;
+      }
       if (chars + line.length + 1 > input.maxChars && out.length > 0) {
         truncated = true;
         nextLine = n;
@@ -432,7 +441,8 @@ export function backlinks(
       'validation-failed',
       `${row.id} is a folder: backlinks are of a page, a heading or a card.`,
     );
-  const page = row.id.split('#')[0] ?? row.id;
+  // The document's path, not the id up to a `#`: a file name may hold one.
+  const page = row.path;
   const targetSql = row.kind === 'document' ? "(l.to_id = ? OR l.to_id LIKE ? ESCAPE '\\')" : 'l.to_id = ?';
   const like = `${page.replace(/[\\%_]/g, (c) => `\\${c}`)}#%`;
   const args = row.kind === 'document' ? [row.id, like] : [row.id];

@@ -30,7 +30,15 @@ function formatRead(result: ReadResult): string {
     const cutNote = `… cut at ${MCP_LIMITS.readChars} characters: read from_line ${next} to_line ${result.lineEnd} next.\n`;
     // Room for the closing marker and the note, so the fence always closes within the limit.
     if (out.length + line.length + close.length + cutNote.length > MCP_LIMITS.readChars) {
-      return `${out}${close}${cutNote}`;
+      if (i > 0) return `${out}${close}${cutNote}`;
+      // The first line alone is over the limit (a generated or minified file): its start, cut, and
+      // the next line to read, never this one again (it would be cut the same way for ever).
+      const after =
+        next < result.lineEnd
+          ? `… line ${next} is cut at ${MCP_LIMITS.readChars} characters: read from_line ${next + 1} to_line ${result.lineEnd} next.\n`
+          : `… line ${next} is cut at ${MCP_LIMITS.readChars} characters; the rest of it is not shown.\n`;
+      const room = MCP_LIMITS.readChars - out.length - close.length - after.length - 2;
+      return `${out}${line.slice(0, Math.max(0, room))}…\n${close}${after}`;
     }
     out += line;
   }
