@@ -71,8 +71,11 @@ function agentRefusal(b: Batch, item: SyncItem, r: AgentRecord, current: ItemSta
   if (item.source_key !== agentKey(r.name) || item.label !== r.name)
     return `agent ${item.id}: its source key and label are its name (${agentKey(r.name)})`;
   if (item.file_id !== null) return `agent ${item.id} belongs to no file`;
-  // Sharing moves a brain and what reads it: a workspace admin's decision ([G10]).
-  if (current && current.scope !== item.scope && !b.actor.isAdmin)
+  // Sharing moves a brain and what reads it: a workspace admin's decision (docs/AGENTS.md [G10]).
+  // A member's new agent is made in their own user scope: created straight in a team or the org it
+  // would be shared without an admin, and teammates' replicas would run it as their agent of that
+  // name (docs/AGENTS.md [G12], docs/SYNC_SPEC.md [S37]).
+  if (!b.actor.isAdmin && item.scope !== (current ? current.scope : `user:${b.actor.user}`))
     return `only a workspace admin can share agent ${item.id}`;
   return null;
 }
@@ -102,6 +105,11 @@ function versionRefusal(
   const before = current ? held.get(item.id) : undefined;
   if (before && before.body !== item.body)
     return `version ${r.number} of agent ${item.file_id} already exists: versions never change`;
+  // Its maker is the member who sends it, as for an observation (docs/SYNC_SPEC.md
+  // [S26], [S37]); sent again (its agent
+  // was shared) it is the body the server holds, checked when it was made.
+  if (!before && r.created_by !== b.actor.user)
+    return `a version is made by the member who sends it: ${b.actor.user}, not ${r.created_by}`;
   return null;
 }
 
