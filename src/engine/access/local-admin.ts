@@ -14,15 +14,14 @@ import { connectedUser } from '../sync/state.ts';
 const TEXT_KEY = 'accessChecks.text';
 const SAVED_AT_KEY = 'accessChecks.savedAt';
 
-function refusal(reason: string): AppError {
-  return new AppError(
-    'forbidden',
-    `Access checks are for the local admin only, as they search as other members: ${reason}.`,
-  );
-}
+const ACCESS_CHECKS = 'Access checks are for the local admin only, as they search as other members';
 
-/** Refuses with `forbidden` unless the engine acts as the local admin; answers the admin's id. */
-export function assertLocalAdmin(engine: Engine): string {
+/**
+ * Refuses with `forbidden` unless the engine acts as the local admin; answers the admin's id. The
+ * refusal starts with `what` (which operation is the admin's), then says why this member is not.
+ */
+export function assertLocalAdmin(engine: Engine, what = ACCESS_CHECKS): string {
+  const refusal = (reason: string) => new AppError('forbidden', `${what}: ${reason}.`);
   // Connected, the server's admin flag is the replica's own member's: not one acted as (`--as`).
   // Not connected, acting-as compares the member with the workspace's first local user itself.
   const connected = connectedUser(engine.db);

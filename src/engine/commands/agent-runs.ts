@@ -94,14 +94,7 @@ async function agentsShare(
   input: ParsedInputOf<typeof AgentsShare>,
 ): Promise<OutputOf<typeof AgentsShare>> {
   const { engine } = ctx;
-  try {
-    assertLocalAdmin(engine);
-  } catch (err) {
-    // The refusal names this operation, not access checks (the shared helper's wording).
-    if (!(err instanceof AppError) || err.code !== 'forbidden') throw err;
-    const reason = /: ([^:]*?)\.?$/.exec(err.message)?.[1] ?? err.message;
-    throw new AppError('forbidden', `Sharing an agent's brain is for the local admin only: ${reason}.`);
-  }
+  assertLocalAdmin(engine, "Sharing an agent's brain is for the local admin only");
   const scope = parseScope(input.scope);
   const agent = readableAgent(engine.db, engine.workspaceId, engine.user, input.agent);
   const [kind, id] = scope.split(':') as [string, string | undefined];
