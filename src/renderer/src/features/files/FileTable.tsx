@@ -3,14 +3,14 @@
  * rows scroll like 100). Focus stays on the grid; the keyboard cursor is aria-activedescendant.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useRef } from 'react';
 import type { Outputs } from '#shared/api/contract.ts';
 import type { FileRow } from '#shared/api/types.ts';
 import { isSelected, type Selection } from '../../lib/selection.ts';
 import { FileCells, LoadingCells } from './FileCells.tsx';
 import { COLUMNS, FileTableHead } from './FileTableHead.tsx';
 import type { FileQuery, SortKey } from './file-query.ts';
-import { useGridKeys } from './use-grid-keys.ts';
+import { useGridKeys, useLoadAndFollow } from './use-grid-keys.ts';
 import { useUnlock } from './use-unlock.ts';
 import type { FileRows } from './useFileRows.ts';
 import './file-table.css';
@@ -63,19 +63,10 @@ export function FileTable({
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
-  const { requestRange } = rows;
-
-  useEffect(() => {
-    if (total > 0) requestRange(first, last);
-  }, [first, last, total, requestRange]);
-
-  // Follow the keyboard cursor, but only when it moves: a refresh must not yank the list back to it.
   const focus = selection.focus;
-  const totalRef = useRef(total);
-  totalRef.current = total;
-  useEffect(() => {
-    if (focus !== null && focus < totalRef.current) virtualizer.scrollToIndex(focus, { align: 'auto' });
-  }, [focus, virtualizer]);
+  useLoadAndFollow(rows, total, first, last, focus, 1, (line) =>
+    virtualizer.scrollToIndex(line, { align: 'auto' }),
+  );
 
   const { onKeyDown, onRowClick } = useGridKeys({
     rows,

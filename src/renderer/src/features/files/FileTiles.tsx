@@ -5,7 +5,7 @@
  * as the table (use-grid-keys.ts): Left/Right move by one file, Up/Down by a line.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
 import { needsPassword } from '#shared/password.ts';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format.ts';
@@ -16,7 +16,7 @@ import type { FileTableProps } from './FileTable.tsx';
 import { COLUMNS, SortArrow } from './FileTableHead.tsx';
 import { StateChip } from './StateChip.tsx';
 import { NeedsPasswordChip, UnlockCell } from './UnlockCell.tsx';
-import { useGridKeys } from './use-grid-keys.ts';
+import { useGridKeys, useLoadAndFollow } from './use-grid-keys.ts';
 import { useUnlock } from './use-unlock.ts';
 import type { PageProgress, Phase } from './useFileRows.ts';
 import './file-tiles.css';
@@ -62,20 +62,10 @@ export function FileTiles({
   const items = virtualizer.getVirtualItems();
   const first = (items[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((items[items.length - 1]?.index ?? 0) + 1) * columns - 1);
-  const { requestRange } = rows;
-
-  useEffect(() => {
-    if (total > 0) requestRange(first, last);
-  }, [first, last, total, requestRange]);
-
-  // Follow the keyboard cursor when it moves (or the lines re-flow), not on every refresh.
   const focus = selection.focus;
-  const totalRef = useRef(total);
-  totalRef.current = total;
-  useEffect(() => {
-    if (focus !== null && focus < totalRef.current)
-      virtualizer.scrollToIndex(Math.floor(focus / columns), { align: 'auto' });
-  }, [focus, columns, virtualizer]);
+  useLoadAndFollow(rows, total, first, last, focus, columns, (line) =>
+    virtualizer.scrollToIndex(line, { align: 'auto' }),
+  );
 
   const { onKeyDown, onRowClick } = useGridKeys({
     rows,

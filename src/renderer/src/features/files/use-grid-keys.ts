@@ -5,7 +5,7 @@
  * I indexes the selection, U asks for the password of the cursor row when it needs one, and Delete asks to remove it.
  * A click selects and opens, Ctrl/Cmd+click toggles, Shift+click extends, and each leaves the focus on the grid.
  */
-import type { KeyboardEvent, MouseEvent, RefObject } from 'react';
+import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useRef } from 'react';
 import type { FileRow } from '#shared/api/types.ts';
 import { extendTo, moveFocus, type Selection, selectAll, selectOnly, toggle } from '../../lib/selection.ts';
 import type { FileRows } from './useFileRows.ts';
@@ -101,4 +101,31 @@ export function useGridKeys({
   };
 
   return { onKeyDown, onRowClick };
+}
+
+/**
+ * What both views do around their virtualizer: ask for the files from `first` to `last` (the ones
+ * on screen) once they change, and scroll to the keyboard cursor's line when the cursor moves (or
+ * the lines re-flow), never on a refresh, which must not yank the list back to it.
+ */
+export function useLoadAndFollow(
+  rows: FileRows,
+  total: number,
+  first: number,
+  last: number,
+  focus: number | null,
+  columns: number,
+  scrollToLine: (line: number) => void,
+): void {
+  const { requestRange } = rows;
+  useEffect(() => {
+    if (total > 0) requestRange(first, last);
+  }, [first, last, total, requestRange]);
+  const totalRef = useRef(total);
+  totalRef.current = total;
+  const scrollRef = useRef(scrollToLine);
+  scrollRef.current = scrollToLine;
+  useEffect(() => {
+    if (focus !== null && focus < totalRef.current) scrollRef.current(Math.floor(focus / columns));
+  }, [focus, columns]);
 }
