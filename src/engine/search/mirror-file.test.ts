@@ -13,30 +13,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/driver.ts';
 import { vecDelete, vecUpsert } from '../read/items.ts';
+import { seededRandom as rng, randomUnit as unit } from '../testing/random-vectors.ts';
 import { mirrorPath } from './mirror-file.ts';
 import { forgetMirror, mirrorKnn, mirrorLoadStats } from './vector-stream.ts';
 
 const MODEL = 'test/unit-384';
 const ROWS = 2500; // three vec0 chunks of 1024 slots
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function unit(rand: () => number): Float32Array {
-  const v = new Float32Array(384);
-  let n = 0;
-  for (let d = 0; d < 384; d++) {
-    v[d] = rand();
-    n += v[d]! * v[d]!;
-  }
-  for (let d = 0; d < 384; d++) v[d]! /= Math.sqrt(n);
-  return v;
-}
 
 let dir: string;
 let db: Db;

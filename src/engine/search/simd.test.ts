@@ -1,16 +1,16 @@
 /**
  * The vector mirror's WebAssembly kernels: simd-wasm.ts is exactly what simd.wat assembles to,
- * and both kernels agree with a plain-JS reference on random chunks.
+ * and both kernels agree with a plain-JS reference on random chunks (the first pass's distance
+ * weighs a differing bit 3 where the mask has it, 1 elsewhere).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import wabt from 'wabt';
-import { type Kernels, kernels } from './simd.ts';
+import { FILTERED, type Kernels, kernels } from './simd.ts';
 import { simdWasmBytes } from './simd-wasm.ts';
 
 const DIM = 384;
 const CODE_BYTES = DIM / 8;
-const FILTERED = DIM + 1;
 
 /** mulberry32: small and seeded, so a failure reproduces. */
 function seededRng(seed: number): () => number {
@@ -48,9 +48,10 @@ function layout(k: Kernels, n: number, keyCount: number) {
     dist: take(n * 2),
     quant: take(n * DIM),
     qCodes: take(CODE_BYTES),
+    mask: take(CODE_BYTES),
     qInt: take(DIM * 2),
     allowed: take(keyCount),
-    hist: take((DIM + 2) * 4),
+    hist: take((FILTERED + 1) * 4),
     outIdx: take(n * 4),
     outDot: take(n * 4),
   };
@@ -64,9 +65,10 @@ function layout(k: Kernels, n: number, keyCount: number) {
     dist: new Uint16Array(buffer, at.dist, n),
     quant: new Int8Array(buffer, at.quant, n * DIM),
     qCodes: new Uint8Array(buffer, at.qCodes, CODE_BYTES),
+    mask: new Uint8Array(buffer, at.mask, CODE_BYTES),
     qInt: new Int16Array(buffer, at.qInt, DIM),
     allowed: new Uint8Array(buffer, at.allowed, keyCount),
-    hist: new Uint32Array(buffer, at.hist, DIM + 2),
+    hist: new Uint32Array(buffer, at.hist, FILTERED + 1),
     outIdx: new Int32Array(buffer, at.outIdx, n),
     outDot: new Int32Array(buffer, at.outDot, n),
   };
@@ -110,8 +112,10 @@ describe('simd kernels', () => {
       for (let i = 0; i < c.codes.length; i++) c.codes[i] = between(rng, 0, 255);
       for (let i = 0; i < n; i++) c.keys[i] = rng() < 0.1 ? -between(rng, 1, 2 ** 31) : between(rng, 0, 6);
       for (let i = 0; i < keyCount; i++) c.allowed[i] = i % 3 === 2 ? 0 : between(rng, 1, 255);
-      // A few rows at distance 0 from the query, one at DIM (every bit differs).
+      // A few rows at distance 0 from the query, one where every bit differs.
       for (let j = 0; j < CODE_BYTES; j++) c.qCodes[j] = between(rng, 0, 255);
+      // The mask: a third of the bits, as the query's 128 largest dimensions would be.
+      for (let j = 0; j < CODE_BYTES; j++) c.mask[j] = between(rng, 0, 255) & between(rng, 0, 255);
       for (let j = 0; j < CODE_BYTES; j++) {
         c.codes[j] = c.qCodes[j]!;
         c.codes[CODE_BYTES + j] = ~c.qCodes[j]! & 0xff;
@@ -129,26 +133,31 @@ describe('simd kernels', () => {
       // Pass 1, against the reference.
       c.hist.fill(0);
       c.dist.fill(0xffff);
-      k.hamming(c.at.codes, c.at.keys, n, c.at.qCodes, c.at.allowed, c.at.dist, c.at.hist);
+      k.hamming(c.at.codes, c.at.keys, n, c.at.qCodes, c.at.mask, c.at.allowed, c.at.dist, c.at.hist);
       const wantDist: number[] = [];
-      const wantHist = new Array<number>(DIM + 2).fill(0);
+      const wantHist = new Array<number>(FILTERED + 1).fill(0);
+      let maskBits = 0;
+      for (const b of c.mask) maskBits += popcount8(b);
       for (let i = 0; i < n; i++) {
         const key = c.keys[i]!;
         let d = FILTERED;
         if (key >= 0 && c.allowed[key] !== 0) {
           d = 0;
-          for (let j = 0; j < CODE_BYTES; j++) d += popcount8(c.codes[i * CODE_BYTES + j]! ^ c.qCodes[j]!);
+          for (let j = 0; j < CODE_BYTES; j++) {
+            const x = c.codes[i * CODE_BYTES + j]! ^ c.qCodes[j]!;
+            d += popcount8(x) + 2 * popcount8(x & c.mask[j]!);
+          }
         }
         wantDist.push(d);
         wantHist[d]!++;
       }
       expect(Array.from(c.dist)).toEqual(wantDist);
       expect(Array.from(c.hist)).toEqual(wantHist);
-      expect(wantDist.slice(0, 2)).toEqual([0, DIM]);
+      expect(wantDist.slice(0, 2)).toEqual([0, DIM + 2 * maskBits]);
       expect(wantDist).toContain(FILTERED);
 
       // Pass 2 for a few cuts: none, a middle one, all allowed rows, every row.
-      for (const cut of [0, 190, FILTERED, FILTERED + 1]) {
+      for (const cut of [0, 190, 400, FILTERED, FILTERED + 1]) {
         c.outIdx.fill(-1);
         c.outDot.fill(0);
         const found = k.rescore(c.at.quant, c.at.dist, n, cut, c.at.qInt, c.at.outIdx, c.at.outDot);
@@ -176,7 +185,7 @@ describe('simd kernels', () => {
     c.allowed[0] = 1;
     c.dist.fill(7);
     c.hist.fill(0);
-    k.hamming(c.at.codes, c.at.keys, 0, c.at.qCodes, c.at.allowed, c.at.dist, c.at.hist);
+    k.hamming(c.at.codes, c.at.keys, 0, c.at.qCodes, c.at.mask, c.at.allowed, c.at.dist, c.at.hist);
     expect(Array.from(c.dist)).toEqual([7, 7, 7, 7]);
     expect(c.hist.every((x) => x === 0)).toBe(true);
     expect(k.rescore(c.at.quant, c.at.dist, 0, FILTERED, c.at.qInt, c.at.outIdx, c.at.outDot)).toBe(0);
@@ -189,10 +198,11 @@ describe('simd kernels', () => {
     c.allowed[0] = 1;
     c.codes.fill(0);
     c.qCodes.fill(0);
+    c.mask.fill(0);
     c.codes[CODE_BYTES] = 0xff; // row 1 is filtered out anyway
     c.hist.fill(0);
     c.hist[0] = 10;
-    k.hamming(c.at.codes, c.at.keys, 3, c.at.qCodes, c.at.allowed, c.at.dist, c.at.hist);
+    k.hamming(c.at.codes, c.at.keys, 3, c.at.qCodes, c.at.mask, c.at.allowed, c.at.dist, c.at.hist);
     expect(Array.from(c.dist)).toEqual([0, FILTERED, 0]);
     expect(c.hist[0]).toBe(12);
     expect(c.hist[FILTERED]).toBe(1);

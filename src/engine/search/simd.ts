@@ -5,10 +5,11 @@
  * runtime needs no toolchain. Both work on one chunk of rows held in a WebAssembly.Memory owned
  * by the caller:
  *
- *  - hamming(codes, keys, n, query, allowed, out, hist): for each of n rows, the Hamming distance
- *    between its 384 sign bits (48 bytes at codes + 48 i) and the query's, written as u16 to out;
- *    DIM + 1 when the row's key (i32 at keys + 4 i) is negative or not allowed (u8 table at
- *    allowed). hist[distance] (u32) counts the rows by distance. Scalar: six i64 popcounts a row.
+ *  - hamming(codes, keys, n, query, mask, allowed, out, hist): for each of n rows, a weighted
+ *    Hamming distance between its 384 sign bits (48 bytes at codes + 48 i) and the query's: each
+ *    differing bit counts 1, or 3 where `mask` (48 bytes) has it set, so 0..FILTERED - 1, written
+ *    as u16 to out; FILTERED when the row's key (i32 at keys + 4 i) is negative or not allowed (u8
+ *    table at allowed). hist[distance] (u32, FILTERED + 1 counters) counts the rows by distance.
  *  - rescore(quant, dist, n, cut, query, outIdx, outDot) -> count: for each row with dist < cut,
  *    the int8 dot product of its 384 values (at quant + 384 i) with the query (384 x i16), using
  *    128-bit SIMD (i32x4.dot_i16x8_s); row indexes and dots (i32) go to outIdx / outDot.
@@ -30,6 +31,7 @@ export type Kernels = {
     keys: number,
     n: number,
     query: number,
+    mask: number,
     allowed: number,
     out: number,
     hist: number,
@@ -44,6 +46,9 @@ export type Kernels = {
     outDot: number,
   ): number;
 };
+
+/** hamming's mark of a row filtered out: above every distance (384 bits, each weighing at most 3). */
+export const FILTERED = 3 * 384 + 1;
 
 let compiled: object | null | undefined;
 

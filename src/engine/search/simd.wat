@@ -4,11 +4,13 @@
 ;; one chunk of rows held in a WebAssembly.Memory owned by the caller (imported as m.mem; the
 ;; module exports only the two functions). Every address is a byte offset into that memory.
 ;;
-;;  - hamming(codes, keys, n, query, allowed, out, hist): for each of n rows, the Hamming distance
-;;    between its 384 sign bits (48 bytes at codes + 48 i) and the query's, written as u16 to out;
-;;    DIM + 1 (385) when the row's key (i32 at keys + 4 i) is negative or not allowed (u8 table at
-;;    allowed). hist[distance] (u32) counts the rows by distance, 385 included (the caller clears
-;;    it: 386 counters). Scalar: six i64 popcounts a row.
+;;  - hamming(codes, keys, n, query, mask, allowed, out, hist): for each of n rows, a weighted
+;;    Hamming distance between its 384 sign bits (48 bytes at codes + 48 i) and the query's: the
+;;    bits that differ, plus twice those of them that are set in mask (48 bytes: the dimensions
+;;    where the query is largest), so a differing bit weighs 3 there and 1 elsewhere: 0..1152,
+;;    written as u16 to out; 1153 when the row's key (i32 at keys + 4 i) is negative or not
+;;    allowed (u8 table at allowed). hist[distance] (u32) counts the rows by distance, 1153
+;;    included (the caller clears it: 1154 counters). Scalar: twelve i64 popcounts a row.
 ;;  - rescore(quant, dist, n, cut, query, outIdx, outDot) -> count: for each row with dist < cut
 ;;    (u16 at dist + 2 i, compared unsigned), the int8 dot product of its 384 values (at
 ;;    quant + 384 i) with the query (384 x i16), using 128-bit SIMD (i32x4.dot_i16x8_s); row
@@ -24,13 +26,15 @@
     (param $keys i32)    ;; i32 a row: the row's interned (scope, model) id, -1 for an empty slot
     (param $n i32)       ;; rows in the chunk
     (param $query i32)   ;; the query's 48 bytes of sign bits
+    (param $mask i32)    ;; 48 bytes: the bits whose difference weighs 3 instead of 1
     (param $allowed i32) ;; u8 a key: nonzero when rows with that key pass the filter
     (param $out i32)     ;; u16 a row: the distance
-    (param $hist i32)    ;; u32 a distance (0..385): rows counted by distance
+    (param $hist i32)    ;; u32 a distance (0..1153): rows counted by distance
     (local $i i32)       ;; the row
     (local $key i32)     ;; its key
     (local $d i32)       ;; its distance
     (local $at i32)      ;; scratch address: the row's sign bits, then its histogram counter
+    (local $x i64)       ;; one 64-bit word of the row's bits xor the query's
 
     (block $done
       (br_if $done (i32.eqz (local.get $n)))
@@ -38,23 +42,41 @@
       (loop $rows
         (local.set $key (i32.load (i32.add (local.get $keys) (i32.shl (local.get $i) (i32.const 2)))))
         ;; Filtered out (empty slot, or a key the caller did not allow) until shown otherwise.
-        (local.set $d (i32.const 385))
+        (local.set $d (i32.const 1153))
         (block $filtered
           (br_if $filtered (i32.lt_s (local.get $key) (i32.const 0)))
           (br_if $filtered (i32.eqz (i32.load8_u (i32.add (local.get $allowed) (local.get $key)))))
           (local.set $at (i32.add (local.get $codes) (i32.mul (local.get $i) (i32.const 48))))
-          ;; The distance: popcount(row xor query) over the six 64-bit words of the 384 bits,
-          ;; summed on the stack.
-          (i64.popcnt (i64.xor (i64.load offset=0 (local.get $at)) (i64.load offset=0 (local.get $query))))
-          (i64.popcnt (i64.xor (i64.load offset=8 (local.get $at)) (i64.load offset=8 (local.get $query))))
+          ;; The distance: over the six 64-bit words of the 384 bits, x = row xor query, each word
+          ;; adds popcount(x) + 2 popcount(x & mask); summed on the stack.
+          ;; word 0
+          (local.set $x (i64.xor (i64.load offset=0 (local.get $at)) (i64.load offset=0 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=0 (local.get $mask)))) (i64.const 1)))
+          ;; word 1
+          (local.set $x (i64.xor (i64.load offset=8 (local.get $at)) (i64.load offset=8 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=8 (local.get $mask)))) (i64.const 1)))
           i64.add
-          (i64.popcnt (i64.xor (i64.load offset=16 (local.get $at)) (i64.load offset=16 (local.get $query))))
+          ;; word 2
+          (local.set $x (i64.xor (i64.load offset=16 (local.get $at)) (i64.load offset=16 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=16 (local.get $mask)))) (i64.const 1)))
           i64.add
-          (i64.popcnt (i64.xor (i64.load offset=24 (local.get $at)) (i64.load offset=24 (local.get $query))))
+          ;; word 3
+          (local.set $x (i64.xor (i64.load offset=24 (local.get $at)) (i64.load offset=24 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=24 (local.get $mask)))) (i64.const 1)))
           i64.add
-          (i64.popcnt (i64.xor (i64.load offset=32 (local.get $at)) (i64.load offset=32 (local.get $query))))
+          ;; word 4
+          (local.set $x (i64.xor (i64.load offset=32 (local.get $at)) (i64.load offset=32 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=32 (local.get $mask)))) (i64.const 1)))
           i64.add
-          (i64.popcnt (i64.xor (i64.load offset=40 (local.get $at)) (i64.load offset=40 (local.get $query))))
+          ;; word 5
+          (local.set $x (i64.xor (i64.load offset=40 (local.get $at)) (i64.load offset=40 (local.get $query))))
+          (i64.add (i64.popcnt (local.get $x))
+            (i64.shl (i64.popcnt (i64.and (local.get $x) (i64.load offset=40 (local.get $mask)))) (i64.const 1)))
           i64.add
           i32.wrap_i64
           local.set $d)

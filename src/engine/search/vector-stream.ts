@@ -6,8 +6,9 @@
  * mirror of the vec0 chunks, read straight from vec0's shadow tables (layout of sqlite-vec v0.1.9,
  * checked at load), and searches it in two passes:
  *
- *  1. binary first pass: Hamming distance between sign bits (the `embedding_bq` column) over
- *     every row of the stream whose scope and model pass the caller's filter;
+ *  1. binary first pass: a Hamming distance between sign bits (the `embedding_bq` column),
+ *     weighted toward the query's largest dimensions (TOP_DIMS), over every row of the stream
+ *     whose scope and model pass the caller's filter;
  *  2. rescoring of the best candidates with an int8 copy of the float vector (per-row scale),
  *     which ranks by cosine almost exactly (quantization error ~1e-3 of a unit dot product).
  *
@@ -30,18 +31,27 @@ import {
   readChunk,
   writeMirrorFile,
 } from './mirror-file.ts';
-import { type Kernels, kernels } from './simd.ts';
+import { FILTERED, type Kernels, kernels } from './simd.ts';
 
 const DIM = 384;
 const BQ_BYTES = DIM / 8;
 const F32_BYTES = DIM * 4;
 const META_SLOT = 16; // int32 length + 12-byte prefix, per text metadata value
 const META_PREFIX = 12;
-const FILTERED = DIM + 1; // the distance that marks a filtered-out or empty slot
+/**
+ * The first pass weighs a differing sign bit 3 in the query's TOP_DIMS largest dimensions (by
+ * magnitude) and 1 in the others: a sign that differs where the query is large costs its cosine
+ * more than one where it is near zero. Measured on the speed bench's corpora (random unit
+ * vectors, the readers' scopes, 20-40 queries, recall@50 of the whole stream against exact
+ * cosine): rescoring the best 10 % by this distance found 0.961 at 100k and 0.978 at 1M, where
+ * the best 25 % by plain Hamming found 0.960 and 0.975, so 2.5 times fewer rows are rescored
+ * (the section stream at 100k: 5.3 ms to 3.0 ms, p50).
+ */
+const TOP_DIMS = 128;
 
 /** How many first-pass candidates get rescored: a share of the filtered rows, within bounds. */
-const RESCORE_SHARE = 0.25;
-const RESCORE_MIN = 5000;
+const RESCORE_SHARE = 0.1;
+const RESCORE_MIN = 2500;
 
 /**
  * The rows of every mirror of one database live in one WebAssembly memory (the kernels read them
@@ -444,14 +454,15 @@ export function mirrorKnn(
   }
   if (norm === 0) return null;
 
-  // Scratch space: query sign bits, query int8 values (as i16), histogram, allowed keys, and
-  // the rescoring output of one chunk.
+  // Scratch space: query sign bits, query int8 values (as i16), the mask of its largest
+  // dimensions, histogram, allowed keys, and the rescoring output of one chunk.
   let maxSize = 0;
   for (const c of m.chunks.values()) if (c.size > maxSize) maxSize = c.size;
   const Q_CODES = 0;
   const Q_INT = 64;
-  const HIST = Q_INT + DIM * 2;
-  const OUT_IDX = HIST + align16((DIM + 2) * 4);
+  const MASK = Q_INT + DIM * 2;
+  const HIST = MASK + 64;
+  const OUT_IDX = HIST + align16((FILTERED + 1) * 4);
   const OUT_DOT = OUT_IDX + align16(maxSize * 4);
   const ALLOWED = OUT_DOT + align16(maxSize * 4);
   const need = ALLOWED + align16(keyCount);
@@ -464,7 +475,8 @@ export function mirrorKnn(
   const buffer = arena.k.memory.buffer;
   const qCode = new Uint8Array(buffer, at + Q_CODES, BQ_BYTES);
   const qInt = new Int16Array(buffer, at + Q_INT, DIM);
-  const hist = new Uint32Array(buffer, at + HIST, DIM + 2);
+  const mask = new Uint8Array(buffer, at + MASK, BQ_BYTES);
+  const hist = new Uint32Array(buffer, at + HIST, FILTERED + 1);
   new Uint8Array(buffer, at + ALLOWED, keyCount).set(allowedList);
 
   // The query: sign bits (as vec_quantize_binary: bit set when x > 0) and a normalised int8 copy.
@@ -475,22 +487,24 @@ export function mirrorKnn(
     if (x > 0) qCode[d >> 3]! |= 1 << (d & 7);
     qInt[d] = Math.round(x / Math.sqrt(norm) / qScale);
   }
+  mask.fill(0);
+  for (const d of largestDims(vector, TOP_DIMS)) mask[d >> 3]! |= 1 << (d & 7);
 
-  // Pass 1: Hamming distance of every allowed row (FILTERED marks a filtered-out slot), and a
-  // histogram of those distances.
+  // Pass 1: the weighted Hamming distance of every allowed row (FILTERED marks a filtered-out
+  // slot), and a histogram of those distances.
   hist.fill(0);
   const chunks = [...m.chunks.values()];
   for (const c of chunks)
-    arena.k.hamming(c.codes, c.keys, c.size, at + Q_CODES, at + ALLOWED, c.dist, at + HIST);
+    arena.k.hamming(c.codes, c.keys, c.size, at + Q_CODES, at + MASK, at + ALLOWED, c.dist, at + HIST);
   let n = 0;
-  for (let d = 0; d <= DIM; d++) n += hist[d]!;
+  for (let d = 0; d < FILTERED; d++) n += hist[d]!;
   if (n === 0) return [];
 
-  // The Hamming cut-off that keeps about `keep` candidates.
+  // The distance cut-off that keeps about `keep` candidates.
   const keep = Math.min(n, Math.max(RESCORE_MIN, Math.ceil(n * RESCORE_SHARE), limit));
   let cut = 0;
   let count = 0;
-  while (cut <= DIM && count + hist[cut]! <= keep) count += hist[cut++]!;
+  while (cut < FILTERED && count + hist[cut]! <= keep) count += hist[cut++]!;
   // Take the whole boundary bucket rather than fall short; never the filtered-out mark.
   if (count < limit) cut = Math.min(cut + 1, FILTERED);
 
@@ -520,6 +534,13 @@ export function mirrorKnn(
     }
   }
   return Array.from(bestRowid.subarray(0, size));
+}
+
+/** The `count` dimensions where the vector is largest in magnitude. */
+function largestDims(vector: Float32Array, count: number): number[] {
+  const dims = Array.from({ length: vector.length }, (_, d) => d);
+  dims.sort((a, b) => Math.abs(vector[b] ?? 0) - Math.abs(vector[a] ?? 0) || a - b);
+  return dims.slice(0, count);
 }
 
 /** How the last load of a stream's mirror went: chunks taken from the file and rebuilt from the database. */
