@@ -48,6 +48,9 @@ describe('[N16] [N17] brain export and brain import', () => {
     const other = ws.with({ home: join(ws.root, 'home2') });
     const text = await other.brainText('import', out);
     expect(text).toContain('Imported 2 files');
+    // The agent brains' counts come through the operation's answer (none in this workspace).
+    expect(text).toContain('0 agents, 0 brain versions, 0 observations, 0 runs');
+    expect(exported.counts).toMatchObject({ agents: 0, agentVersions: 0, observations: 0, runs: 0 });
     const hits = await other.brainJson<{ hits: { body: string; citation: { fileLabel: string } }[] }>(
       'search',
       'sabbatical',

@@ -25,6 +25,10 @@ function summary(c: Counts): string {
     plural(c.entities, 'entity', 'entities'),
     plural(c.facts, 'fact'),
     plural(c.edges, 'edge'),
+    plural(c.agents, 'agent'),
+    plural(c.agentVersions, 'brain version'),
+    plural(c.observations, 'observation'),
+    plural(c.runs, 'run'),
   ].join(', ');
 }
 

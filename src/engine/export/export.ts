@@ -1,6 +1,7 @@
 /**
  * `brain export` and File → Export ([N16] in docs/PACKAGING.md): everything the member can see —
- * original files, sections, notes, entities, facts and edges, with their scopes and origins — as
+ * original files, sections, notes, entities, facts and edges, with their scopes and origins, and
+ * the agents' brains with their versions, observations and the member's runs (agent-brains.ts) — as
  * plain files and JSON lines (layout.ts). It is written into `<out>.partial-…` beside the target
  * and renamed into place only when whole, so a crash or a cancel never leaves a folder that looks
  * like a finished export. Reading never blocks the host for long: rows go out in batches.
@@ -23,6 +24,8 @@ import type { Db } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import type { ItemRow } from '../read/items.ts';
 import { canSee, visibleScopes } from '../scope.ts';
+import { type AgentCounts, agentRowsTotal, writeAgentBrains } from './agent-brains.ts';
+import { jsonOrText, LineFile } from './jsonl.ts';
 import {
   FILES,
   FILES_DIR,
@@ -45,38 +48,13 @@ export type ExportCounts = {
   edges: number;
   facts: number;
   bytes: number;
-};
+} & AgentCounts;
 
 type ExportProgress = { phase: 'items' | 'edges' | 'done'; done: number; total: number };
 
 type ExportOptions = { onProgress?: (p: ExportProgress) => void; signal?: AbortSignal };
 
 const BATCH = 500;
-
-/** Appends lines to a file through a buffer: a million sections are not a million writes. */
-class LineFile {
-  private readonly fd: number;
-  private parts: string[] = [];
-  private size = 0;
-  constructor(path: string) {
-    this.fd = openSync(path, 'wx', 0o600);
-  }
-  write(value: unknown): void {
-    const line = `${JSON.stringify(value)}\n`;
-    this.parts.push(line);
-    this.size += line.length;
-    if (this.size > 1 << 20) this.flush();
-  }
-  flush(): void {
-    if (this.parts.length) writeSync(this.fd, this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
-  }
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
-}
 
 /** The target must be new or an empty folder: an export never mixes with or replaces other files. */
 function checkTarget(out: string): void {
@@ -115,14 +93,8 @@ function checkAborted(signal?: AbortSignal): void {
 function edgeLine<E extends { props: string | null }>(
   edge: E,
 ): Omit<E, 'props'> & { props: unknown; props_text?: string } {
-  if (edge.props === null) return { ...edge, props: null };
-  try {
-    const parsed: unknown = JSON.parse(edge.props);
-    if (JSON.stringify(parsed) === edge.props) return { ...edge, props: parsed };
-  } catch {
-    // not JSON: kept as text below
-  }
-  return { ...edge, props: null, props_text: edge.props };
+  const { value, text } = jsonOrText(edge.props);
+  return text === undefined ? { ...edge, props: value } : { ...edge, props: null, props_text: text };
 }
 
 function parseProps(props: string | null): Record<string, unknown> {
@@ -203,12 +175,26 @@ async function writeAll(
 ): Promise<ExportCounts> {
   const { db } = engine;
   const visible = visibleScopes(db, engine.user);
-  const counts: ExportCounts = { files: 0, sections: 0, notes: 0, entities: 0, edges: 0, facts: 0, bytes: 0 };
+  const counts: ExportCounts = {
+    files: 0,
+    sections: 0,
+    notes: 0,
+    entities: 0,
+    edges: 0,
+    facts: 0,
+    bytes: 0,
+    agents: 0,
+    agentVersions: 0,
+    observations: 0,
+    runs: 0,
+  };
   const kept = new Map<string, { label: string; scope: string }>();
   const names = { [FILES_DIR]: new NameBook(), [RETIRED_DIR]: new NameBook(), [NOTES_DIR]: new NameBook() };
 
   const items = new LineFile(join(work, FILES.items));
-  const itemTotal = total(db, 'items');
+  // Agents' rows are records too (they travel as items between replicas, docs/AGENTS.md [G12]):
+  // they count in the items phase.
+  const itemTotal = total(db, 'items') + agentRowsTotal(db, engine.workspaceId, engine.user);
   let seen = 0;
   let after = 0;
   try {
@@ -261,6 +247,19 @@ async function writeAll(
   } finally {
     items.close();
   }
+
+  const agentCounts = await writeAgentBrains(
+    db,
+    work,
+    { workspaceId: engine.workspaceId, user: engine.user, visible },
+    async (rows) => {
+      checkAborted(signal);
+      seen += rows;
+      onProgress?.({ phase: 'items', done: Math.min(seen, itemTotal), total: itemTotal });
+      await yieldToLoop();
+    },
+  );
+  Object.assign(counts, agentCounts);
 
   const edges = new LineFile(join(work, FILES.edges));
   const facts = new LineFile(join(work, FILES.facts));

@@ -3,13 +3,13 @@
  * workspace with the same ids. Everything is read and checked first — every line against its
  * schema, every scope, every edge's two ends, every original file against its sha256 — and only
  * then written, in one transaction: bad input names the file and line and changes nothing. The
- * exporting member's own scope becomes the importing member's; their teams come along. Vectors
- * are not in an export: what has none is embedded in the background when a host runs.
+ * exporting member's own scope becomes the importing member's; their teams come along, and the
+ * agents' brains, observations and runs (agent-brains.ts). Vectors are not in an export: what has
+ * none is embedded in the background when a host runs.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { z } from 'zod';
 import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
@@ -17,7 +17,9 @@ import { ftsInsert, isSearchable } from '../read/items.ts';
 import { parseScope } from '../scope.ts';
 import { EDGE_COLUMNS, ITEM_COLUMNS as SYNC_ITEM_COLUMNS } from '../sync/outbox.ts';
 import { readState } from '../sync/state.ts';
+import { checkNoAgentBrains, insertAgentBrains, readAgentBrains } from './agent-brains.ts';
 import type { ExportCounts } from './export.ts';
+import { bad, parseLines, parseOptionalLines } from './jsonl.ts';
 import {
   type EdgeLine,
   EdgeLineSchema,
@@ -36,66 +38,6 @@ export type ImportReport = {
   counts: ExportCounts;
   personalScope: { from: string; to: string } | null;
 };
-
-/** The lines of a JSON-lines file, read in 1 MB chunks (an export of a million sections is big). */
-function* lines(path: string): Generator<{ n: number; text: string }> {
-  const fd = openSync(path, 'r');
-  const chunk = Buffer.alloc(1 << 20);
-  let rest = Buffer.alloc(0);
-  let n = 0;
-  try {
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      const data = read > 0 ? Buffer.concat([rest, chunk.subarray(0, read)]) : rest;
-      let start = 0;
-      for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-        n++;
-        const text = data.subarray(start, nl).toString('utf8');
-        if (text.trim()) yield { n, text };
-        start = nl + 1;
-      }
-      rest = Buffer.from(data.subarray(start));
-      if (read === 0) {
-        if (rest.length && rest.toString('utf8').trim()) yield { n: n + 1, text: rest.toString('utf8') };
-        return;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function bad(file: string, line: number, reason: string): AppError {
-  return new AppError('validation-failed', `${file} line ${line}: ${reason}. Nothing was imported.`, {
-    file,
-    line,
-  });
-}
-
-function parseLine<T extends z.ZodTypeAny>(
-  schema: T,
-  dir: string,
-  file: string,
-): Array<{ n: number; value: z.infer<T> }> {
-  const path = join(dir, file);
-  if (!existsSync(path)) throw new AppError('validation-failed', `${path} is missing. Nothing was imported.`);
-  const out: Array<{ n: number; value: z.infer<T> }> = [];
-  for (const { n, text } of lines(path)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw bad(file, n, 'not JSON');
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw bad(file, n, `${issue?.path.join('.') || 'the line'}: ${issue?.message ?? 'invalid'}`);
-    }
-    out.push({ n, value: parsed.data });
-  }
-  return out;
-}
 
 function readManifest(dir: string): Manifest {
   const path = join(dir, FILES.manifest);
@@ -185,11 +127,27 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
   checkEmpty(db);
 
   const personal = { from: `user:${manifest.member}`, to: `user:${engine.user}` };
-  const items = parseLine(ItemLineSchema, dir, FILES.items);
-  const edges = parseLine(EdgeLineSchema, dir, FILES.edges);
-  const teams = existsSync(join(dir, FILES.teams)) ? parseLine(TeamLineSchema, dir, FILES.teams) : [];
+  const items = parseLines(ItemLineSchema, dir, FILES.items);
+  const edges = parseLines(EdgeLineSchema, dir, FILES.edges);
+  const teams = parseOptionalLines(TeamLineSchema, dir, FILES.teams);
+  // Exports made before agent brains were exported have none of their files: no rows.
+  const brains = readAgentBrains(
+    dir,
+    { workspaceId: manifest.workspace, user: manifest.member },
+    { user: engine.user },
+  );
+  checkNoAgentBrains(db, brains);
 
-  const counts: ExportCounts = { files: 0, sections: 0, notes: 0, entities: 0, edges: 0, facts: 0, bytes: 0 };
+  const counts: ExportCounts = {
+    files: 0,
+    sections: 0,
+    notes: 0,
+    entities: 0,
+    edges: 0,
+    facts: 0,
+    bytes: 0,
+    ...brains.counts,
+  };
   const ids = new Set<string>();
   const originals: Buffer[] = [];
   for (const { n, value: item } of items) {
@@ -242,6 +200,7 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
 
   writeTx(db, () => {
     checkEmpty(db);
+    checkNoAgentBrains(db, brains);
     const now = new Date().toISOString();
     for (const { value: team } of teams) {
       stmt(db, 'INSERT OR IGNORE INTO teams (id, name, created_at) VALUES (?, ?, ?)').run(
@@ -272,6 +231,7 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
       const row: EdgeLine = edge;
       insertEdge.run(...EDGE_COLUMNS.map((c) => (c === 'props' ? propsText(row) : row[c])));
     }
+    insertAgentBrains(db, engine.workspaceId, brains);
   });
   return { folder: dir, counts, personalScope: personal.from === personal.to ? null : personal };
 }

@@ -3,6 +3,7 @@
  * lines a program can read, without Org Brain. Written by export.ts, read back by import.ts.
  */
 import { z } from 'zod';
+import { AGENT_NAME_RE, AGENT_TIERS } from '#shared/api/ops/agents.ts';
 
 export const FORMAT = 'org-brain-export';
 export const FORMAT_VERSION = 1;
@@ -14,6 +15,10 @@ export const FILES = {
   edges: 'edges.jsonl',
   facts: 'facts.jsonl',
   teams: 'teams.jsonl',
+  agents: 'agents.jsonl',
+  agentVersions: 'agent_versions.jsonl',
+  observations: 'observations.jsonl',
+  runs: 'runs.jsonl',
 } as const;
 
 /** Live files' originals; earlier versions and removed files under `files/retired`. */
@@ -87,6 +92,110 @@ export const EdgeLineSchema = z
   .strict();
 export type EdgeLine = z.infer<typeof EdgeLineSchema>;
 
+/** An id of an agent record (src/shared/ids.ts): its prefix and 20 hex digits. */
+const recordId = (prefix: 'a' | 'b' | 'o') =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{20}$`), `an id of ${prefix}_ and 20 hex digits`);
+const agentName = z.string().regex(AGENT_NAME_RE, 'an agent name: 1 to 64 letters, digits, . _ -');
+const member = z.string().min(1).max(200);
+/** At most `max` characters as SQLite counts them (code points), as the tables' CHECKs do. */
+const chars = (min: number, max: number) =>
+  z.string().refine((s) => {
+    const n = [...s].length;
+    return n >= min && n <= max;
+  }, `${min} to ${max} characters`);
+
+/**
+ * One line of agents.jsonl (docs/AGENTS.md [G3], [G12]): an agent row less its local bookkeeping
+ * (the workspace, the synthesis claim and its lease).
+ */
+export const AgentLineSchema = z
+  .object({
+    id: recordId('a'),
+    name: agentName,
+    creator: member,
+    tier: z.enum(AGENT_TIERS),
+    scope: text,
+    active_version: int.min(1).nullable(),
+    last_synthesized_at: maybe,
+    human_until: maybe,
+    compare_a: int.min(1).nullable(),
+    compare_b: int.min(1).nullable(),
+    compare_split: int.min(1).max(99).nullable(),
+    compare_since: maybe,
+    created_at: text,
+    updated_at: text,
+  })
+  .strict();
+export type AgentLine = z.infer<typeof AgentLineSchema>;
+
+/**
+ * One line of agent_versions.jsonl ([G4]): an immutable brain version. `brain` and
+ * `observation_ids` as JSON, or as `brain_text` / `observation_ids_text` when the kept text would
+ * not read back the same (then the JSON field is null).
+ */
+export const AgentVersionLineSchema = z
+  .object({
+    id: recordId('b'),
+    agent_id: recordId('a'),
+    agent: agentName,
+    number: int.min(1),
+    parent: int.min(1).nullable(),
+    brain: z.unknown(),
+    brain_text: z.string().optional(),
+    observation_ids: z.unknown(),
+    observation_ids_text: z.string().optional(),
+    model: text,
+    input_tokens: int.nullable(),
+    output_tokens: int.nullable(),
+    cached_tokens: int.nullable(),
+    cost_usd: z.number().nullable(),
+    created_at: text,
+    created_by: member,
+  })
+  .strict();
+export type AgentVersionLine = z.infer<typeof AgentVersionLineSchema>;
+
+/** One line of observations.jsonl ([G1]): `payload` as JSON, or `payload_text` as kept. */
+export const ObservationLineSchema = z
+  .object({
+    id: recordId('o'),
+    agent: agentName.nullable(),
+    agent_id: recordId('a').nullable(),
+    /** The part unique to the one write its id is made from. */
+    key: z.string().min(1).max(200),
+    type: chars(1, 64),
+    text: chars(0, 4000).nullable(),
+    payload: z.unknown(),
+    payload_text: z.string().optional(),
+    importance: z.number().min(0).max(1),
+    scope: text,
+    user_id: member,
+    run_id: maybe,
+    created_at: text,
+    synthesized_at: maybe,
+    synthesized_version: int.min(1).nullable(),
+  })
+  .strict();
+export type ObservationLine = z.infer<typeof ObservationLineSchema>;
+
+/** One line of runs.jsonl: a run the member ended ([G7]), with its work products. */
+export const RunLineSchema = z
+  .object({
+    id: z.string().min(1).max(400),
+    user_id: member,
+    agent: text,
+    status: z.enum(['succeeded', 'blocked', 'failed', 'cancelled']),
+    work_products: text,
+    writeback_state: z.enum(['pending', 'running', 'done', 'skipped']),
+    started_at: maybe,
+    ended_at: text,
+    updated_at: text,
+    brain_version: int.min(1).nullable(),
+    agent_id: maybe,
+  })
+  .strict();
+export type RunLine = z.infer<typeof RunLineSchema>;
+
 export const TeamLineSchema = z.object({ id: z.string().min(1).max(64), name: text }).strict();
 
 export const ManifestSchema = z.object({
@@ -152,6 +261,16 @@ It is readable without Org Brain.
                  facts, references), with its origin; "props" holds a fact's statement
   facts.jsonl    the facts in plain words: entity, statement, attribute, since when, source
   teams.jsonl    the teams the member belonged to
+  agents.jsonl   one JSON object per line for every agent whose brain the member could
+                 see: id, name, creator, tier, scope, the active version and any comparison
+  agent_versions.jsonl
+                 every version of those agents' brains, oldest first per agent: number,
+                 parent, the brain itself (JSON), the observations it read, model, tokens, cost
+  observations.jsonl
+                 what agents (and people, human_* types) recorded for those brains, in scopes
+                 the member could see: type, text or payload, importance, scope, who, run
+  runs.jsonl     the member's own agent runs: agent, status, work products, the brain
+                 version read, the write-back state
 
 \`brain import <this folder>\` restores it into an empty workspace with the same ids.
 `;

@@ -18,6 +18,11 @@ const ExportCountsSchema = z.object({
   entities: z.number(),
   edges: z.number(),
   facts: z.number(),
+  /** Agent brains ([N16] in docs/PACKAGING.md): agents, their brain versions, observations, runs. */
+  agents: z.number(),
+  agentVersions: z.number(),
+  observations: z.number(),
+  runs: z.number(),
   /** Original files' bytes written (or read back). */
   bytes: z.number(),
 });
@@ -25,7 +30,7 @@ const ExportCountsSchema = z.object({
 export const WorkspaceExport = defineOperation({
   name: 'workspace.export',
   summary:
-    'Export everything you can see (original files, notes, entities, facts, edges) as plain files and JSON lines',
+    'Export everything you can see (original files, notes, entities, facts, edges, agent brains) as plain files and JSON lines',
   input: z
     .object({
       /** A new or empty folder; without it, `Org Brain export <date>` in the home folder. */

@@ -28,7 +28,19 @@ function engine() {
     });
     return {
       folder: input.out ?? '/home/me/Org Brain export 2026-12-05 1600',
-      counts: { files: 12, sections: 80, notes: 3, entities: 7, edges: 40, facts: 5, bytes: 1_000_000 },
+      counts: {
+        files: 12,
+        sections: 80,
+        notes: 3,
+        entities: 7,
+        edges: 40,
+        facts: 5,
+        agents: 2,
+        agentVersions: 3,
+        observations: 9,
+        runs: 4,
+        bytes: 1_000_000,
+      },
     };
   });
   return { t, asked, finish: () => release() };
@@ -54,7 +66,9 @@ describe('Settings → Your data', () => {
     expect(bar.getAttribute('aria-valuenow')).toBe('25');
     finish();
     const status = await within(section).findByRole('status');
-    expect(status.textContent).toContain('Exported 12 files, 3 notes, 7 entities, 5 facts and 40 links');
+    expect(status.textContent).toContain(
+      'Exported 12 files, 3 notes, 7 entities, 5 facts and 40 links, 2 agents with 3 brain versions and 9 observations to',
+    );
     expect(status.textContent).toContain('/home/me/Org Brain export 2026-12-05 1600');
     expect(asked).toEqual([{}]);
     expect(within(section).queryByRole('progressbar')).toBeNull();

@@ -41,8 +41,9 @@ export function ExportSection() {
         Your data
       </h2>
       <p className="settings-section__text">
-        Export everything you can see — the original files, notes, entities, facts and links, with who may see
-        them and where they came from — as plain files and JSON lines that open without Org Brain.
+        Export everything you can see — the original files, notes, entities, facts and links, your agents'
+        brains with their observations and runs, with who may see them and where they came from — as plain
+        files and JSON lines that open without Org Brain.
         <code> brain import</code> puts an export back into an empty workspace.
       </p>
       <div className="setting-row export-row">
@@ -81,7 +82,11 @@ export function ExportSection() {
       {done && c ? (
         <p className="muted" role="status">
           Exported {c.files} files, {c.notes} notes, {c.entities} entities, {c.facts} facts and {c.edges}{' '}
-          links to <span className="mono">{done.folder}</span>.
+          links
+          {c.agents > 0
+            ? `, ${c.agents} agents with ${c.agentVersions} brain versions and ${c.observations} observations`
+            : ''}{' '}
+          to <span className="mono">{done.folder}</span>.
         </p>
       ) : null}
     </section>
