@@ -5,20 +5,20 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { agentKey, brainKey, deriveItemId, type Sha256Hex } from '#shared/ids.ts';
+import { agentKey, brainKey, deriveItemId, observationKey, type Sha256Hex } from '#shared/ids.ts';
 import type { SyncItem } from '#shared/sync/protocol.ts';
 import { buildItemOp, hlc, itemId, TEST_WORKSPACE } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
 const sha: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
-const agentIdOf = (creator: string) =>
-  deriveItemId(sha, TEST_WORKSPACE, 'agent', `user:${creator}`, agentKey('coder'));
+const agentIdOf = (creator: string, name = 'coder') =>
+  deriveItemId(sha, TEST_WORKSPACE, 'agent', `user:${creator}`, agentKey(name));
 
-/** `creator`'s agent `coder` in `scope`, as their replica would push it. */
-function agentOp(creator: string, scope: string, ms: number) {
+/** `creator`'s agent `name` (`coder` unless named) in `scope`, as their replica would push it. */
+function agentOp(creator: string, scope: string, ms: number, name = 'coder') {
   const body = JSON.stringify({
-    name: 'coder',
+    name,
     tier: 'default',
     active_version: null,
     last_synthesized_at: null,
@@ -28,12 +28,12 @@ function agentOp(creator: string, scope: string, ms: number) {
   const item: Partial<SyncItem> = {
     storage_kind: 'agent',
     kind: 'agent',
-    label: 'coder',
+    label: name,
     body,
-    source_key: agentKey('coder'),
+    source_key: agentKey(name),
     origin_actor: creator,
   };
-  return buildItemOp(agentIdOf(creator), scope, { hlc: hlc(ms), item });
+  return buildItemOp(agentIdOf(creator, name), scope, { hlc: hlc(ms), item });
 }
 
 /** Version `number` of `agent` in `scope`, its record saying `createdBy` made it, pushed with `origin`. */
@@ -71,6 +71,33 @@ function versionOp(
     hlc: hlc(ms),
     item,
   });
+}
+
+/** `by`'s observation in `scope` under the agent item `agent`, its record naming agent `named`. */
+function observationOp(by: string, scope: string, agent: string, named: string, ms: number) {
+  const key = randomUUID();
+  const body = JSON.stringify({
+    key,
+    agent: named,
+    type: 'gotcha',
+    text: 'the deploy script needs node 20',
+    payload: null,
+    importance: 0.5,
+    user_id: by,
+    run_id: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+  });
+  const item: Partial<SyncItem> = {
+    storage_kind: 'observation',
+    kind: 'gotcha',
+    label: 'gotcha',
+    body,
+    source_key: observationKey(key),
+    file_id: agent,
+    origin_actor: `agent:${named}/user:${by}`,
+  };
+  const id = deriveItemId(sha, TEST_WORKSPACE, 'observation', `user:${by}`, observationKey(key));
+  return buildItemOp(id, scope, { hlc: hlc(ms), item });
 }
 
 const reasons = (r: { refused: { reason: string }[] }) => r.refused.map((x) => x.reason);
@@ -136,5 +163,40 @@ forEachBackend('a hostile member against the newer operation kinds', (backend) =
     expect(reasons(await mallory.push([own]))).toEqual([]);
     // Sent again by another member's device, the version the server holds keeps its maker.
     expect(reasons(await e.admin.push([{ ...own, id: randomUUID(), hlc: hlc(4) }]))).toEqual([]);
+  });
+
+  it('[S37] an observation names the agent it hangs under, checked against the agent the server holds', async () => {
+    const e = env();
+    const mallory = await e.admin.join('mallory');
+    const alice = await e.admin.join('alice');
+    // The agent came in an earlier push: shared by the admin, and Mallory's own.
+    const shared = agentIdOf('admin', 'bot-a');
+    const own = agentIdOf('mallory', 'bot-a');
+    expect(reasons(await e.admin.push([agentOp('admin', 'org', 1, 'bot-a')]))).toEqual([]);
+    expect(reasons(await mallory.push([agentOp('mallory', 'user:mallory', 2, 'bot-a')]))).toEqual([]);
+    // Under bot-a, naming bot-b: replicas would show it as bot-b's.
+    const intoShared = observationOp('mallory', 'org', shared, 'bot-b', 3);
+    const intoOwn = observationOp('mallory', 'user:mallory', own, 'bot-b', 4);
+    expect(reasons(await mallory.push([intoShared, intoOwn]))).toEqual([
+      `observation ${intoShared.item.id} names agent bot-b, but ${shared} is agent bot-a`,
+      `observation ${intoOwn.item.id} names agent bot-b, but ${own} is agent bot-a`,
+    ]);
+    expect((await alice.pullAll()).ops.map((p) => p.actor)).toEqual(['admin']);
+    // Named rightly, both are taken.
+    expect(
+      reasons(
+        await mallory.push([
+          observationOp('mallory', 'org', shared, 'bot-a', 5),
+          observationOp('mallory', 'user:mallory', own, 'bot-a', 6),
+        ]),
+      ),
+    ).toEqual([]);
+    expect((await alice.pullAll()).ops.map((p) => p.actor)).toEqual(['admin', 'mallory']);
+    // An agent pushed with the observation is checked as this push writes it.
+    const fresh = agentIdOf('mallory', 'bot-c');
+    const intoFresh = observationOp('mallory', 'user:mallory', fresh, 'bot-a', 8);
+    expect(reasons(await mallory.push([intoFresh, agentOp('mallory', 'user:mallory', 7, 'bot-c')]))).toEqual([
+      `observation ${intoFresh.item.id} names agent bot-a, but ${fresh} is agent bot-c`,
+    ]);
   });
 });

@@ -20,12 +20,19 @@ import type { Queryable } from '../db/types.ts';
 import type { Batch } from './batch.ts';
 import type { ItemState } from './state.ts';
 
-/** What the server holds of a version or an observation: its body and scope, to keep it unchanged. */
-export type HeldRecords = Map<string, { body: string; scope: string }>;
+/**
+ * What the server holds of a version or an observation (its body and scope, to keep it unchanged)
+ * and of an agent an observation hangs under (its source key, to check the name the observation
+ * gives it).
+ */
+export type HeldRecords = Map<string, { body: string; scope: string; sourceKey: string }>;
 
-/** The held body of every version and observation the batch names and the server already holds. */
+/**
+ * The held records of every version and observation the batch names and the server already holds,
+ * and of every agent the batch's observations hang under: the winning ops, in one query.
+ */
 export async function loadHeldRecords(tx: Queryable, b: Batch, ops: readonly Op[]): Promise<HeldRecords> {
-  const opIds: string[] = [];
+  const opIds = new Set<string>();
   for (const op of ops) {
     if (
       op.kind !== 'item.upsert' ||
@@ -33,14 +40,20 @@ export async function loadHeldRecords(tx: Queryable, b: Batch, ops: readonly Op[
     )
       continue;
     const current = b.items.get(op.item.id);
-    if (current) opIds.push(current.opId);
+    if (current) opIds.add(current.opId);
+    const agent =
+      op.item.storage_kind === 'observation' && op.item.file_id ? b.items.get(op.item.file_id) : undefined;
+    if (agent?.storageKind === 'agent') opIds.add(agent.opId);
   }
   const held: HeldRecords = new Map();
-  if (opIds.length === 0) return held;
-  const rows = await tx.query<{ body: string }>('SELECT body FROM ops WHERE id = ANY($1::text[])', [opIds]);
+  if (opIds.size === 0) return held;
+  const rows = await tx.query<{ body: string }>('SELECT body FROM ops WHERE id = ANY($1::text[])', [
+    [...opIds],
+  ]);
   for (const r of rows) {
     const op = JSON.parse(r.body) as Op;
-    if (op.kind === 'item.upsert') held.set(op.item.id, { body: op.item.body, scope: op.item.scope });
+    if (op.kind === 'item.upsert')
+      held.set(op.item.id, { body: op.item.body, scope: op.item.scope, sourceKey: op.item.source_key });
   }
   return held;
 }
@@ -127,8 +140,10 @@ function observationRefusal(
   if (item.file_id !== null || r.agent !== null) {
     const agent = visibleAgent(b, item.file_id);
     if (!agent || r.agent === null) return `agent ${item.file_id ?? '(none)'} not found`;
-    if (b.sourceKeys.get(agent.id) !== undefined && b.sourceKeys.get(agent.id) !== agentKey(r.agent))
-      return `observation ${item.id} names agent ${r.agent}, but ${agent.id} is another agent`;
+    // The agent's name is its source key: as this batch wrote it, else as the server holds it.
+    const key = b.sourceKeys.get(agent.id) ?? held.get(agent.id)?.sourceKey;
+    if (key !== agentKey(r.agent))
+      return `observation ${item.id} names agent ${r.agent}, but ${agent.id} is agent ${key?.replace(/^agent:/, '') ?? '(unknown)'}`;
   }
   const before = current ? held.get(item.id) : undefined;
   if (before && (before.body !== item.body || before.scope !== item.scope))
