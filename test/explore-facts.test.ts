@@ -43,7 +43,7 @@ describe('brain fact add --valid-at', () => {
     for (const bad of ['2026-02-30', '2026-06-31', 'hello 1', 'x 2020', '2026-03-10T10:00']) {
       const out = await state(bad);
       expect(out.code, bad).toBe(2);
-      expect(out.stderr, bad).toContain(`error[validation-failed]: validAt "${bad}" is not a date`);
+      expect(out.stderr, bad).toContain(`error[validation-failed]: --valid-at "${bad}" is not a date`);
     }
     expect((await ws.brainJson<{ entities: unknown[] }>('entities')).entities).toEqual([]);
 
@@ -96,28 +96,52 @@ describe('brain fact add --span', () => {
   });
 });
 
+/** acme.md added and indexed, with the fact "A box costs EUR 12." stated about Acme Paper Ltd. from it. */
+async function acmeFact() {
+  const path = join(ws.files, 'acme.md');
+  writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
+  const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
+  await ws.brain('index');
+  const stated = await ws.brainJson<{ entity: { id: string }; fact: { id: string } }>(
+    'fact',
+    'add',
+    'Acme Paper Ltd.',
+    'A box costs EUR 12.',
+    '--kind',
+    'company',
+    '--item',
+    id,
+    '--quote',
+    'EUR 12',
+  );
+  return { id, stated };
+}
+
 describe('brain fact list on a page whose facts are all retired', () => {
   it('says they are in the history, not that there are none', async () => {
-    const path = join(ws.files, 'acme.md');
-    writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
-    const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
-    await ws.brain('index');
-    const stated = await ws.brainJson<{ entity: { id: string } }>(
-      'fact',
-      'add',
-      'Acme Paper Ltd.',
-      'A box costs EUR 12.',
-      '--kind',
-      'company',
-      '--item',
-      id,
-      '--quote',
-      'EUR 12',
-    );
+    const { id, stated } = await acmeFact();
     await ws.brain('remove', id, '--yes');
     const text = await ws.brainText('fact', 'list', stated.entity.id);
     expect(text).toContain(
       `No current facts about this entity (1 retired: \`brain fact list ${stated.entity.id} --history\``,
     );
+  });
+});
+
+describe('brain fact retire on a fact retired already, and fact add with an id that is no entity', () => {
+  it('refuses both by name and changes nothing', async () => {
+    const { id, stated } = await acmeFact();
+    await ws.brain('fact', 'retire', stated.fact.id);
+    const again = await ws.brain('fact', 'retire', stated.fact.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      `error[conflict]: Fact ${stated.fact.id} ("A box costs EUR 12.") was retired already: nothing changed.`,
+    );
+    // The file's id as the entity: refused, and no entity named after it.
+    const named = await ws.brain('fact', 'add', id, 'A box costs EUR 12.', '--item', id, '--quote', 'EUR 12');
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`error[validation-failed]: ${id} (acme.md) is a file, not an entity`);
+    const entities = await ws.brainJson<{ entities: { label: string }[] }>('entities');
+    expect(entities.entities.map((e) => e.label)).toEqual(['Acme Paper Ltd.']);
   });
 });

@@ -99,5 +99,12 @@ describe('[K6] facts by an agent over MCP and a person on the command line', () 
     });
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toMatch(/does not occur/);
+    // A date that is not one is named as the tool's parameter is.
+    const badDate = await client.callTool({
+      name: 'brain_fact',
+      arguments: { entity, statement: 'x', item_id: ids[0], quote: 'EUR 10', valid_at: '2026-02-30' },
+    });
+    expect(badDate.isError).toBe(true);
+    expect(JSON.stringify(badDate.content)).toContain('valid_at \\"2026-02-30\\" is not a date');
   });
 });

@@ -15,7 +15,10 @@ function fileOf(w: ParityWorld): string {
   ).file_id;
 }
 
-export function factCases(w: ParityWorld): Case[] {
+/** A row with what must hold before each surface's call (test/parity.test.ts runs it first). */
+type FactCase = Case & { before?: () => void };
+
+export function factCases(w: ParityWorld): FactCase[] {
   const quote = 'The Lisbon office lease ends in March 2027';
   const state = {
     entity: 'Lisbon office',
@@ -80,7 +83,48 @@ export function factCases(w: ParityWorld): Case[] {
       cli: ['fact', 'list', 'e_00000000000000000000'],
     },
     {
+      name: 'a date that is not one',
+      op: 'facts.state',
+      input: { ...state, valid_at: '2026-02-30' },
+      cli: [
+        'fact',
+        'add',
+        state.entity,
+        state.statement,
+        '--item',
+        w.sectionId,
+        '--quote',
+        quote,
+        '--valid-at',
+        '2026-02-30',
+      ],
+    },
+    {
+      name: "a section's id as the entity (refused: it is no entity)",
+      op: 'facts.state',
+      input: { ...state, entity: w.sectionId },
+      cli: ['fact', 'add', w.sectionId, state.statement, '--item', w.sectionId, '--quote', quote],
+    },
+    {
       name: 'retiring the fact',
+      op: 'facts.retire',
+      get input() {
+        return { fact: factId(entity.id, 'term', state.statement) };
+      },
+      get cli() {
+        return ['fact', 'retire', factId(entity.id, 'term', state.statement)];
+      },
+      // Each surface retires it from the same state, its claim live; when differs by call (the
+      // page with its history, below, compares what it left).
+      fresh: ['fact'],
+      before: () => {
+        w.engine.db
+          .prepare("UPDATE edges SET retired_at = NULL WHERE type = 'FACT' AND to_id = ?")
+          .run(entity.id);
+      },
+    },
+    {
+      name: 'retiring the fact again (refused: it was retired already)',
       op: 'facts.retire',
       get input() {
         return { fact: factId(entity.id, 'term', state.statement) };

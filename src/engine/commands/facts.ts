@@ -25,6 +25,7 @@ async function factsState(
       statement: input.statement,
       attribute: input.attribute ?? null,
       validAt: input.valid_at ?? null,
+      validAtField: ctx.surface === 'cli' ? '--valid-at' : 'valid_at',
       citation: { item: input.item_id, span: input.span, quote: input.quote },
     },
     ctx.origin,

@@ -37,6 +37,8 @@ export type FactInput = {
   statement: string;
   attribute?: string | null;
   validAt?: string | null;
+  /** How the caller's surface spells `validAt` in its errors (`valid_at`, `--valid-at`); `validAt` unless given. */
+  validAtField?: string;
   citation: { item: string; span?: { start: number; end: number }; quote?: string };
 };
 
@@ -115,6 +117,11 @@ function validDate(text: string, what: string): string {
   return new Date(t).toISOString();
 }
 
+/** An item's id as src/shared/ids.ts makes them: a kind's letter and 20 hex digits. */
+const ITEM_ID_RE = /^[a-z]_[0-9a-f]{20}$/;
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 /** The face of the entity in `scope`: the named entity itself when it is there, else its face there. */
 function faceIn(
   db: Db,
@@ -127,10 +134,15 @@ function faceIn(
 ): ItemRow {
   let name = input.entity.trim();
   let kind: EntityKind = input.kind ?? 'other';
-  if (/^e_[0-9a-f]{20}$/.test(name)) {
+  // An item's id (src/shared/ids.ts) is that item: an entity's is the entity; any other item's is
+  // refused, not made into an entity named after the id. One that names nothing here is missing.
+  if (ITEM_ID_RE.test(name)) {
     const entity = visibleRow(db, name, scopes);
     if (entity.storage_kind !== 'entity')
-      throw new AppError('validation-failed', `${entity.id} is no entity.`);
+      throw new AppError(
+        'validation-failed',
+        `${entity.id} (${entity.label}) is ${article(entity.storage_kind)} ${entity.storage_kind}, not an entity: name the entity (with kind), or give an entity's id (e_…).`,
+      );
     if (entity.scope === scope) return entity;
     name = entity.label;
     kind = (entity.canonical_type ?? entity.kind) as EntityKind;
@@ -181,7 +193,9 @@ export function stateFact(
     const where = locateMention(source, { ...input.citation, name: statement }, text);
     const now = new Date().toISOString();
     const face = faceIn(db, workspaceId, scopes, input, source.scope, origin, now);
-    const validAt = input.validAt ? validDate(input.validAt, 'validAt') : (source.occurred_at ?? now);
+    const validAt = input.validAt
+      ? validDate(input.validAt, input.validAtField ?? 'validAt')
+      : (source.occurred_at ?? now);
     const props: ClaimProps = {
       statement,
       attribute,
@@ -419,11 +433,19 @@ export function retireFact(db: Db, scopes: readonly string[], id: string): Fact 
       db,
       "SELECT id, props FROM edges WHERE to_id = ? AND type = 'FACT' AND retired_at IS NULL",
     ).all(faceId) as { id: string; props: string | null }[];
-    const retire = stmt(db, 'UPDATE edges SET retired_at = ? WHERE id = ?');
-    for (const r of rows) {
+    const live = rows.filter((r) => {
       const claim = parseClaim(r.props);
-      if (claim && factId(faceId, claim.attribute, claim.statement) === id) retire.run(now, r.id);
+      return claim !== null && factId(faceId, claim.attribute, claim.statement) === id;
+    });
+    // Every claim retired already: retiring it again would change nothing, and must not look like it
+    // did. A fact retired only because a newer one replaced it, or its sources went, still has live
+    // claims: retiring those keeps it from coming back ([K4], [K8]).
+    if (live.length === 0) {
+      const said = fact.statement.length > 80 ? `${fact.statement.slice(0, 79)}…` : fact.statement;
+      throw new AppError('conflict', `Fact ${id} ("${said}") was retired already: nothing changed.`);
     }
+    const retire = stmt(db, 'UPDATE edges SET retired_at = ? WHERE id = ?');
+    for (const r of live) retire.run(now, r.id);
     const after = entityFacts(db, scopes, faceId, { history: true }).find((f) => f.id === id);
     if (!after) throw new Error(`the fact ${id} left its page`);
     return after;
