@@ -4,11 +4,11 @@
  * engines on one workspace are two SQLite connections, as two processes are). The cross-process
  * case with real processes is test/answerable-at-once.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../engine.ts';
 import { upsertNote } from '../knowledge/notes.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/test-engine.ts';
-import { ftsGeneration } from './keyword-stream.ts';
+import { cachedCount, ftsGeneration } from './keyword-stream.ts';
 
 let ws: TestWorkspace;
 let host: Engine;
@@ -63,5 +63,30 @@ describe('[R1] term counts follow every write', () => {
     expect(ftsGeneration(host.db)).toEqual(before);
     note(ws.open(), 'Otter', 'Otters hold hands while they sleep.');
     expect(ftsGeneration(host.db)).not.toEqual(before);
+  });
+
+  it('[R1] after a write, a word that matched nothing is counted again; a found word keeps its count a minute', async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      expect(await labels(host, 'invoices quokka')).toContain('Handbook');
+      const invoices = cachedCount(host.db, 'invoices');
+      expect(invoices).toBeGreaterThan(0);
+      expect(cachedCount(host.db, 'quokka')).toBe(0);
+
+      note(ws.open(), 'Quokka invoices', 'Quokka invoices go out on Fridays.');
+      expect(await labels(host, 'invoices quokka')).toContain('Quokka invoices');
+      expect(cachedCount(host.db, 'quokka')).toBe(1);
+      // Not counted again: one note more moves a word's count by little, and counting a common
+      // word walks all its rows.
+      expect(cachedCount(host.db, 'invoices')).toBe(invoices);
+
+      vi.setSystemTime(start + 61_000);
+      note(ws.open(), 'More invoices', 'Invoices for the pantry go out monthly.');
+      expect(await labels(host, 'invoices quokka')).toContain('More invoices');
+      expect(cachedCount(host.db, 'invoices')).toBe((invoices ?? 0) + 2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,9 +7,9 @@
  *
  *  - each term's document frequency is counted once by FTS5 and cached per connection; terms that
  *    match nothing are dropped, and so are terms in more than MAX_DF_SHARE of the rows, but never
- *    all of them (the rarest one always stays). The cache holds only while the full-text index is
- *    the one it was counted on ([R1] in docs/RETRIEVAL.md): a miss cached before a write must not
- *    drop the word that write brought (see ftsGeneration);
+ *    all of them (the rarest one always stays). A write to the full-text index forgets the cached
+ *    misses at once ([R1] in docs/RETRIEVAL.md): a miss cached before a write must not drop the
+ *    word that write brought (see ftsGeneration); the counts of words found stay for DF_KEEP_MS;
  *  - a dropped term still counts in the BM25 of the rows the kept terms found (a second query,
  *    `(kept) AND (dropped)`, scores the rows holding both by every term), so those rows rank as
  *    exact BM25 ranks them; only rows holding none of the kept terms are not seen. Terms in more
@@ -49,8 +49,18 @@ export const postingsBudget = (rows: number): number =>
 /** Below this many rows, no term is dropped for being common (scoring all of them is cheap). */
 const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
+/**
+ * How long a word's count outlives writes to the full-text index. Counting a common word walks
+ * its whole doclist (up to ~13 ms at 100k sections), and a host that indexes while agents search
+ * writes between most searches: recounting every word after every write would cost each search
+ * that. A count only decides which words are sent to FTS5 (their scores are always FTS5's own),
+ * and some seconds of writes move a word's count by little; a word that matched nothing is
+ * counted again after any write.
+ */
+const DF_KEEP_MS = 60_000;
 
-type DfCache = { generation: Buffer | null; rows: number; df: Map<string, number> };
+type Counted = { n: number; at: number };
+type DfCache = { generation: Buffer | null; rows: number; df: Map<string, Counted> };
 const dfCaches = new WeakMap<Db, DfCache>();
 
 function approxRows(db: Db): number {
@@ -82,13 +92,23 @@ export function ftsGeneration(db: Db): Buffer | null {
 function dfCache(db: Db): DfCache {
   const generation = ftsGeneration(db);
   let cache = dfCaches.get(db);
-  // Counted on another state of the index: every count may be wrong, a cached miss above all.
-  const stale = !generation || !cache?.generation?.equals(generation);
-  if (!cache || stale || cache.df.size > DF_CACHE_MAX) {
+  if (!cache || !generation || !cache.generation || cache.df.size > DF_CACHE_MAX) {
     cache = { generation, rows: approxRows(db), df: new Map() };
     dfCaches.set(db, cache);
+  } else if (!cache.generation.equals(generation)) {
+    // Written since (by anyone): a cached miss may match now, and old counts may be off by more
+    // than a little; the rest stay.
+    const now = Date.now();
+    for (const [term, c] of cache.df) if (c.n === 0 || now - c.at > DF_KEEP_MS) cache.df.delete(term);
+    cache.generation = generation;
+    cache.rows = approxRows(db);
   }
   return cache;
+}
+
+/** Tests: the count this connection holds for a term, if any. */
+export function cachedCount(db: Db, term: string): number | undefined {
+  return dfCaches.get(db)?.df.get(term)?.n;
 }
 
 /**
@@ -102,10 +122,16 @@ function documentFrequencies(
   try {
     const cache = dfCache(db);
     const count = stmt(db, 'SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
+    const df = new Map<string, number>();
     for (const t of terms) {
-      if (!cache.df.has(t)) cache.df.set(t, (count.get(ftsQuery([t])) as { n: number }).n);
+      let c = cache.df.get(t);
+      if (!c) {
+        c = { n: (count.get(ftsQuery([t])) as { n: number }).n, at: Date.now() };
+        cache.df.set(t, c);
+      }
+      df.set(t, c.n);
     }
-    return { df: cache.df, rows: cache.rows };
+    return { df, rows: cache.rows };
   } catch {
     return null;
   }
