@@ -2,7 +2,7 @@
  * `brain tree status` and `brain tree changes` as a person reads them on a terminal: counts with
  * their nouns, "1 document" and "2 documents", as every other command prints them.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CliWorkspace, cliWorkspace } from './cli-process.ts';
@@ -27,5 +27,14 @@ describe('brain tree on a terminal', () => {
     expect((await ws.brain('tree', 'rebuild')).code).toBe(0);
     const two = await ws.brainText('tree', 'status');
     expect(two).toContain('holds     2 documents, 0 folders, 3 sections, 0 cards, 0 links, 0 broken');
+  });
+
+  it('names the files it left out and why', async () => {
+    writeFileSync(join(ws.files, 'leave.md'), '# Leave\n');
+    mkdirSync(join(ws.files, 'restricted'));
+    writeFileSync(join(ws.files, 'restricted', 'salaries.md'), '# Salaries\n');
+    const text = await ws.brainText('tree', 'connect', ws.files);
+    expect(text).toContain('1 left out');
+    expect(text).toContain('  left out  restricted/salaries.md (under a restricted/ folder)');
   });
 });

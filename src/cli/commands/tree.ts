@@ -44,6 +44,11 @@ function printSource(s: Source): void {
   print(
     `  holds     ${plural(c.documents, 'document')}, ${plural(c.folders, 'folder')}, ${plural(c.sections, 'section')}, ${plural(c.cards, 'card')}, ${plural(c.links, 'link')}, ${c.broken} broken${c.skipped ? `, ${c.skipped} left out` : ''}`,
   );
+  s.leftOut.forEach((f, i) => {
+    print(`  ${i === 0 ? 'left out ' : '         '} ${f.path} (${f.reason})`);
+  });
+  if (c.skipped > s.leftOut.length && s.leftOut.length > 0)
+    print(`            and ${plural(c.skipped - s.leftOut.length, 'more file')}`);
 }
 
 /** Runs one operation for a subcommand and prints its JSON, or the person's view of it. */

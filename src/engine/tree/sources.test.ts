@@ -78,6 +78,30 @@ describe('repository trees', () => {
     });
   });
 
+  it('[T2] status names the Markdown files left out and why, after a whole and an incremental build', async () => {
+    put('README.md', '# Handbook\n');
+    put('restricted/salaries.md', '# Salaries\n');
+    put('scratch/ideas.md', '# Ideas\n');
+    put('notes.txt', 'not Markdown, not counted\n');
+    commit('start');
+    const source = await call('trees.connect', { folder: repo });
+    expect((source.counts as { skipped: number }).skipped).toBe(2);
+    expect(source.leftOut).toEqual([
+      { path: 'restricted/salaries.md', reason: 'under a restricted/ folder' },
+      { path: 'scratch/ideas.md', reason: 'under scratch/ at the root' },
+    ]);
+    put('.hidden/x.md', '# Hidden\n');
+    commit('one more');
+    await call('trees.rebuild', {});
+    const status = await call('trees.status', {});
+    expect((status.counts as { skipped: number }).skipped).toBe(3);
+    expect((status.leftOut as { path: string }[]).map((f) => f.path)).toEqual([
+      '.hidden/x.md',
+      'restricted/salaries.md',
+      'scratch/ideas.md',
+    ]);
+  });
+
   it('[T3] stores the documents as files of the workspace, found by search', async () => {
     put('decisions/adr-001.md', '# ADR-001 Use SQLite\n\nWe keep a local replica in SQLite.\n');
     commit('ADR-001');

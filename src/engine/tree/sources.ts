@@ -49,6 +49,11 @@ type TreeCounts = {
   skipped: number;
 };
 
+/** A Markdown file of the repository the tree does not hold, and why ([T2] in docs/TREES.md). */
+type LeftOut = { path: string; reason: string };
+/** How many of the files left out a source names (by path); `counts.skipped` counts them all. */
+const LEFT_OUT_NAMED = 20;
+
 export type TreeSource = {
   id: string;
   root: string;
@@ -59,6 +64,8 @@ export type TreeSource = {
   indexedCommit: string | null;
   attemptedCommit: string | null;
   counts: TreeCounts;
+  /** The first LEFT_OUT_NAMED Markdown files left out of the tree, by path. */
+  leftOut: LeftOut[];
   error: string | null;
   builtAt: string | null;
   createdBy: string;
@@ -101,6 +108,8 @@ const EMPTY_COUNTS: TreeCounts = {
 };
 
 function toSource(r: SourceRow): TreeSource {
+  // The stored counts hold the names of the files left out beside the numbers (countsOf).
+  const { leftOut, ...counts } = JSON.parse(r.counts) as Partial<TreeCounts> & { leftOut?: LeftOut[] };
   return {
     id: r.id,
     root: r.root,
@@ -110,7 +119,8 @@ function toSource(r: SourceRow): TreeSource {
     state: r.state,
     indexedCommit: r.indexed_commit,
     attemptedCommit: r.attempted_commit,
-    counts: { ...EMPTY_COUNTS, ...(JSON.parse(r.counts) as Partial<TreeCounts>) },
+    counts: { ...EMPTY_COUNTS, ...counts },
+    leftOut: leftOut ?? [],
     error: r.error,
     builtAt: r.built_at,
     createdBy: r.created_by,
@@ -257,7 +267,7 @@ function setState(db: Db, id: string, fields: Record<string, unknown>): void {
   );
 }
 
-function countsOf(a: Assembly, skipped: number): TreeCounts {
+function countsOf(a: Assembly, skipped: ReadonlyMap<string, string>): TreeCounts & { leftOut: LeftOut[] } {
   const counts = { ...EMPTY_COUNTS };
   for (const n of a.nodes.values()) {
     if (n.kind === 'document') counts.documents++;
@@ -267,8 +277,11 @@ function countsOf(a: Assembly, skipped: number): TreeCounts {
   }
   for (const d of a.links.values()) for (const list of d.outgoing.values()) counts.links += list.length;
   counts.broken = brokenLinksOf(a).length;
-  counts.skipped = skipped + a.skipped.length;
-  return counts;
+  counts.skipped = skipped.size + a.skipped.length;
+  const leftOut = [...[...skipped].map(([path, reason]) => ({ path, reason })), ...a.skipped]
+    .sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
+    .slice(0, LEFT_OUT_NAMED);
+  return { ...counts, leftOut };
 }
 
 type SourceBuildRow = { builder_version: number; whole_built_at: string | null; incremental_builds: number };
@@ -511,7 +524,7 @@ async function buildListed(
     parsed: done.parsed,
     goneDocs: [...stored.keys()].filter((p) => !docs.has(p)),
     stored: memo ? { rows: memo.rows, broken: memo.broken } : null,
-    state: readyState(listing.commit, countsOf(assembly, skipped.size), whole),
+    state: readyState(listing.commit, countsOf(assembly, skipped), whole),
     whole,
     record: shared ? () => recordText(source, { commit: listing.commit, others, docs: shared }) : null,
   });
@@ -623,7 +636,7 @@ async function buildFromMemo(
     parsed: done.parsed,
     goneDocs: gone,
     stored: { rows: memo.rows, broken: memo.broken },
-    state: readyState(listing.commit, countsOf(memo.assembly, memo.skipped.size), false),
+    state: readyState(listing.commit, countsOf(memo.assembly, memo.skipped), false),
     whole: false,
     record: shared
       ? () => recordText(source, { commit: listing.commit, others, docs: [...shared.values()] })

@@ -31,6 +31,10 @@ export function treeSource(patch: Partial<Source> = {}): Source {
     indexedCommit: COMMIT,
     attemptedCommit: COMMIT,
     counts: { documents: 8, folders: 3, sections: 2, cards: 1, links: 6, broken: 1, skipped: 2 },
+    leftOut: [
+      { path: 'restricted/salaries.md', reason: 'under a restricted/ folder' },
+      { path: 'scratch/notes.md', reason: 'under scratch/ at the root' },
+    ],
     error: null,
     builtAt: AT,
     createdBy: 'ada',

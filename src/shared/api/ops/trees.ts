@@ -48,6 +48,8 @@ const SourceSchema = z.object({
   indexedCommit: z.string().nullable(),
   attemptedCommit: z.string().nullable(),
   counts: CountsSchema,
+  /** The first 20 Markdown files the tree leaves out, by path, and why (counts.skipped counts all). */
+  leftOut: z.array(z.object({ path: z.string(), reason: z.string() })),
   error: z.string().nullable(),
   builtAt: z.string().nullable(),
   createdBy: z.string(),

@@ -29,6 +29,17 @@ function TreeStateChip({ state }: { state: TreeState }) {
   );
 }
 
+/** The files the tree leaves out and why, as the counts' tooltip (the first 20 the engine names). */
+function leftOutTitle(source: TreeSource): string | undefined {
+  if (source.leftOut.length === 0) return undefined;
+  const more = source.counts.skipped - source.leftOut.length;
+  return [
+    'Left out of the tree:',
+    ...source.leftOut.map((f) => `${f.path} (${f.reason})`),
+    ...(more > 0 ? [`and ${more.toLocaleString()} more`] : []),
+  ].join('\n');
+}
+
 export type TreeStatusLineProps = {
   source: TreeSource;
   rebuilding: boolean;
@@ -55,7 +66,11 @@ export function TreeStatusLine({
             {shortCommit(source.indexedCommit)}
           </span>
         ) : null}
-        {source.indexedCommit ? <span className="muted">{describeCounts(source.counts)}</span> : null}
+        {source.indexedCommit ? (
+          <span className="muted" title={leftOutTitle(source)}>
+            {describeCounts(source.counts)}
+          </span>
+        ) : null}
         <span className="scope-badge" title="Scope: who can read this tree">
           {source.scope}
         </span>

@@ -56,7 +56,13 @@ describe('Trees screen', () => {
     await screen.findByRole('treeitem', { name: 'docs' });
     screen.getByText('Ready');
     screen.getByText(COMMIT.slice(0, 7));
-    screen.getByText(/^8 documents · 3 folders · 2 sections · 1 card · 6 links · 1 broken link/);
+    const counts = screen.getByText(
+      /^8 documents · 3 folders · 2 sections · 1 card · 6 links · 1 broken link/,
+    );
+    // Which files were left out, and why, is named where they are counted.
+    expect(counts.getAttribute('title')).toBe(
+      'Left out of the tree:\nrestricted/salaries.md (under a restricted/ folder)\nscratch/notes.md (under scratch/ at the root)',
+    );
     await screen.findByText(/Connected handbook: 8 documents/);
   });
 
@@ -67,6 +73,7 @@ describe('Trees screen', () => {
       indexedCommit: null,
       error: 'git cat-file failed: bad object 9fceb02',
       counts: { documents: 0, folders: 0, sections: 0, cards: 0, links: 0, broken: 0, skipped: 0 },
+      leftOut: [],
     });
     t.answer('trees.connect', () => {
       set([failed]);
