@@ -62,4 +62,35 @@ describe('[N16] [N17] brain export and brain import', () => {
     expect(twice.code).not.toBe(0);
     expect(twice.stderr).toMatch(/already holds \d+ items: import into an empty workspace/);
   });
+
+  it('a crafted export is refused by file and line, exits non-zero and leaves the new home empty', async () => {
+    writeFileSync(join(ws.files, 'leave.md'), '# Leave policy\n\nSix weeks of paid sabbatical.\n');
+    expect((await ws.brain('add', ws.files)).code).toBe(0);
+    expect((await ws.brain('index')).code).toBe(0);
+    const out = join(ws.root, 'exported');
+    await ws.brainJson<Report>('export', '--out', out);
+    const path = join(out, 'items.jsonl');
+    const original = readFileSync(path, 'utf8');
+    const lines = original.split('\n');
+    // Into another member's own scope, and JSON too deep to write back: both named, neither written.
+    lines[0] = (lines[0] as string).replace(/"scope":"[^"]*"/, '"scope":"user:someone-else"');
+    writeFileSync(path, lines.join('\n'));
+    const other = ws.with({ home: join(ws.root, 'home2') });
+    const refused = await other.brain('import', out);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(
+      /items\.jsonl line 1: scope user:someone-else is not one the exporting member \S+ could see.*Nothing was imported\./,
+    );
+    const edges = readFileSync(join(out, 'edges.jsonl'), 'utf8');
+    writeFileSync(path, original);
+    writeFileSync(
+      join(out, 'edges.jsonl'),
+      edges.replace(/"props":(null|\{[^}]*\})/, `"props":${'['.repeat(50000)}${']'.repeat(50000)}`),
+    );
+    const deep = await other.brain('import', out);
+    expect(deep.code).not.toBe(0);
+    expect(deep.stderr).toMatch(/error\[validation-failed\]: edges\.jsonl line 1: props: nested too deeply/);
+    writeFileSync(join(out, 'edges.jsonl'), edges);
+    expect(await other.brainText('import', out)).toContain('Imported 1 file');
+  });
 });

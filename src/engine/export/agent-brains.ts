@@ -6,22 +6,26 @@
  *   member; its versions with it; an observation when its scope is visible and, if it names an
  *   agent, that agent goes too (an observation is seen with its agent, as an edge with its two
  *   ends); a run when the member ended it. Rows go out in batches.
- * - In: every line checked before anything is written: its schema, its scope, that what it names
- *   is in the export, and that its id is the one the engine derives (src/engine/ids.ts) from the
- *   exporting workspace: an agent's from its creator and name, a version's from its agent's id and
- *   number, an observation's from its member and key (one recorded before keys were kept has its
- *   id as its key). The exporting member's own scope and name become the importing member's.
+ * - In: every line checked before anything is written: its schema, its scope (one the exporting
+ *   member could see, scopes.ts), that what it names is in the export, and that its id is the one
+ *   the engine derives (src/engine/ids.ts) from the exporting workspace: an agent's from its
+ *   creator and name, a version's from its agent's id and number, an observation's from its member
+ *   and key (one recorded before keys were kept has its id as its key; one key per member), a
+ *   person's observation of a human_* type and an agent's of none, a run the member's own. The
+ *   exporting member's own scope and name become the importing member's; a run whose write-back
+ *   pass was running waits for it again.
  *   Versions are immutable and observations append-only (migrations 0017, 0019, 0023): they are
  *   only inserted, agents first, then versions, observations and runs; nothing is updated.
  */
 import { join } from 'node:path';
+import { HUMAN_TYPE_PREFIX } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
 import type { AgentRow, VersionRow } from '../agents/agents.ts';
 import type { ObservationRow } from '../agents/observations.ts';
 import { type Db, stmt } from '../db/driver.ts';
 import { agentId, brainVersionId, observationId } from '../ids.ts';
-import { canSee, parseScope } from '../scope.ts';
-import { bad, jsonOrText, LineFile, parseOptionalLines } from './jsonl.ts';
+import { canSee } from '../scope.ts';
+import { bad, jsonOrText, jsonText, LineFile, parseOptionalLines } from './jsonl.ts';
 import {
   type AgentLine,
   AgentLineSchema,
@@ -33,6 +37,7 @@ import {
   type RunLine,
   RunLineSchema,
 } from './layout.ts';
+import { checkScope } from './scopes.ts';
 
 export type AgentCounts = { agents: number; agentVersions: number; observations: number; runs: number };
 
@@ -219,7 +224,7 @@ export async function writeAgentBrains(
 /** The agent rows of an export, checked and given to the importing member, ready to insert. */
 export type AgentBrains = {
   agents: AgentLine[];
-  versions: (AgentVersionLine & { brainText: string; observationIdsText: string })[];
+  versions: (AgentVersionLine & { brainText: string; observationIdsText: string; n: number })[];
   observations: (ObservationLine & { payloadText: string | null })[];
   runs: RunLine[];
   counts: AgentCounts;
@@ -233,7 +238,8 @@ function columnText(
   value: unknown,
   text: string | undefined,
 ): string | null {
-  if (text === undefined) return value === null || value === undefined ? null : JSON.stringify(value);
+  if (text === undefined)
+    return value === null || value === undefined ? null : jsonText(file, n, field, value);
   try {
     JSON.parse(text);
   } catch {
@@ -242,28 +248,23 @@ function columnText(
   return text;
 }
 
-function scopeOf(file: string, n: number, scope: string): string {
-  try {
-    return parseScope(scope);
-  } catch (err) {
-    throw bad(file, n, (err as Error).message.replace(/\.$/, ''));
-  }
-}
-
 /**
  * Reads and checks the four files (an export made before they were written has none: no rows),
  * and gives what was the exporting member's (`from`) to the importing member (`to`).
  */
 export function readAgentBrains(
   dir: string,
-  from: { workspaceId: string; user: string },
+  from: { workspaceId: string; user: string; scopes: ReadonlySet<string> },
   to: { user: string },
 ): AgentBrains {
   const personal = (scope: string) => (scope === `user:${from.user}` ? `user:${to.user}` : scope);
   const memberOf = (user: string) => (user === from.user ? to.user : user);
+  const scopeOf = (file: string, n: number, scope: string) =>
+    checkScope(file, n, scope, from.user, from.scopes);
 
   const agentLines = parseOptionalLines(AgentLineSchema, dir, FILES.agents);
   const agents = new Map<string, AgentLine>();
+  const agentLineNo = new Map<string, number>();
   const names = new Set<string>();
   for (const { n, value: a } of agentLines) {
     if (agents.has(a.id)) throw bad(FILES.agents, n, `id ${a.id} appears twice`);
@@ -281,6 +282,7 @@ export function readAgentBrains(
     if (names.has(owned)) throw bad(FILES.agents, n, `${a.creator} has a second agent "${a.name}"`);
     names.add(owned);
     agents.set(a.id, a);
+    agentLineNo.set(a.id, n);
   }
 
   const versions: AgentBrains['versions'] = [];
@@ -318,15 +320,52 @@ export function readAgentBrains(
     );
     if (brainText === null) throw bad(FILES.agentVersions, n, 'brain: missing');
     if (observationIdsText === null) throw bad(FILES.agentVersions, n, 'observation_ids: missing');
-    versions.push({ ...v, created_by: memberOf(v.created_by), brainText, observationIdsText });
+    versions.push({ ...v, created_by: memberOf(v.created_by), brainText, observationIdsText, n });
+  }
+  // What an agent points at, and a version's parent, are versions of that agent the export holds.
+  const held = (agent: string, number: number) => numbers.has(`${agent}\0${number}`);
+  for (const v of versions) {
+    if (v.parent !== null && (v.parent >= v.number || !held(v.agent_id, v.parent)))
+      throw bad(
+        FILES.agentVersions,
+        v.n,
+        `parent ${v.parent} is not an earlier version of agent "${v.agent}" in ${FILES.agentVersions}`,
+      );
+  }
+  for (const a of agents.values()) {
+    for (const field of ['active_version', 'compare_a', 'compare_b'] as const) {
+      const number = a[field];
+      if (number !== null && !held(a.id, number))
+        throw bad(
+          FILES.agents,
+          agentLineNo.get(a.id) ?? 0,
+          `${field} ${number} is not a version of agent "${a.name}" in ${FILES.agentVersions}`,
+        );
+    }
   }
 
   const observations: AgentBrains['observations'] = [];
+  const keys = new Set<string>();
   ids.clear();
   for (const { n, value: o } of parseOptionalLines(ObservationLineSchema, dir, FILES.observations)) {
     if (ids.has(o.id)) throw bad(FILES.observations, n, `id ${o.id} appears twice`);
     ids.add(o.id);
     const scope = scopeOf(FILES.observations, n, o.scope);
+    // [G2], [G10]: a person's types are human_*, an agent's never (in any case), as observe() keeps them.
+    const human = o.type.toLowerCase().startsWith(HUMAN_TYPE_PREFIX);
+    const named = o.agent !== null || o.agent_id !== null;
+    if (named && human)
+      throw bad(
+        FILES.observations,
+        n,
+        `type ${o.type} is a person's, but the observation names agent "${o.agent ?? o.agent_id}"`,
+      );
+    if (!named && !o.type.startsWith(HUMAN_TYPE_PREFIX))
+      throw bad(
+        FILES.observations,
+        n,
+        `a person's observation has a ${HUMAN_TYPE_PREFIX}* type (got ${o.type})`,
+      );
     if (o.agent_id !== null) {
       const agent = agents.get(o.agent_id);
       if (!agent)
@@ -351,6 +390,11 @@ export function readAgentBrains(
       throw bad(FILES.observations, n, 'payload: at most 16384 characters as JSON');
     if (o.text === null && payloadText === null)
       throw bad(FILES.observations, n, 'an observation has text or payload');
+    // Re-keying on connecting makes its id from its member and key again: one key per member.
+    const owned = `${memberOf(o.user_id)}\0${o.key}`;
+    if (keys.has(owned))
+      throw bad(FILES.observations, n, `${memberOf(o.user_id)} has a second observation ${o.key}`);
+    keys.add(owned);
     observations.push({ ...o, scope: personal(scope), user_id: memberOf(o.user_id), payloadText });
   }
 
@@ -359,7 +403,13 @@ export function readAgentBrains(
   for (const { n, value: r } of parseOptionalLines(RunLineSchema, dir, FILES.runs)) {
     if (ids.has(r.id)) throw bad(FILES.runs, n, `id ${r.id} appears twice`);
     ids.add(r.id);
-    runs.push({ ...r, user_id: memberOf(r.user_id) });
+    // An export holds the member's own runs only ([N16]): never one filed under another member.
+    if (r.user_id !== from.user)
+      throw bad(FILES.runs, n, `run ${r.id} is ${r.user_id}'s, not the exporting member's (${from.user})`);
+    // A pass running where it was exported has no pass here (passes are not exported) and what
+    // it writes stays there: the run waits for its write-back again, as a pass given back does.
+    const writeback = r.writeback_state === 'running' ? 'pending' : r.writeback_state;
+    runs.push({ ...r, user_id: memberOf(r.user_id), writeback_state: writeback });
   }
 
   return {

@@ -285,6 +285,18 @@ describe('[N17] brain import: agent brains', () => {
     expect(agentRows(fresh).agent_brain_versions).toHaveLength(2);
   });
 
+  it('a run exported while its write-back pass was running waits for write-back again (the pass is not exported)', async () => {
+    await fill();
+    engine.db.prepare("UPDATE runs SET writeback_state = 'running' WHERE id = 'run-1'").run();
+    const out = await exported();
+    expect(jsonl(out, 'runs.jsonl')).toEqual([expect.objectContaining({ writeback_state: 'running' })]);
+    const fresh = target.open();
+    importWorkspace(fresh, out);
+    const runs = (await call(fresh, 'runs.list', {})) as { runs: { id: string; writeback: string }[] };
+    expect(runs.runs).toEqual([expect.objectContaining({ id: 'run-1', writeback: 'pending' })]);
+    await fresh.close();
+  });
+
   it('refuses a workspace that already holds agent brains or runs, changing nothing', async () => {
     await fill();
     const out = await exported();

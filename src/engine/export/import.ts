@@ -1,15 +1,19 @@
 /**
  * `brain import DIR` ([N17] in docs/PACKAGING.md): an export (layout.ts) back into an empty
  * workspace with the same ids. Everything is read and checked first — every line against its
- * schema, every scope, every edge's two ends, every original file against its sha256 — and only
- * then written, in one transaction: bad input names the file and line and changes nothing. The
+ * schema, every scope against the ones the exporting member could see (scopes.ts), every item's id
+ * against its kind, every edge's two ends, every original file (a regular file inside files/)
+ * against its sha256 — and only then written, in one transaction: bad input names the file and
+ * line and changes nothing; a crafted folder can neither write into another member's scope nor
+ * make the import hang or run out of memory (jsonl.ts: regular files, lines up to 32 MiB). The
  * exporting member's own scope becomes the importing member's; their teams come along, and the
  * agents' brains, observations and runs (agent-brains.ts). Vectors are not in an export: what has
  * none is embedded in the background when a host runs.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
@@ -19,7 +23,7 @@ import { EDGE_COLUMNS, ITEM_COLUMNS as SYNC_ITEM_COLUMNS } from '../sync/outbox.
 import { readState } from '../sync/state.ts';
 import { checkNoAgentBrains, insertAgentBrains, readAgentBrains } from './agent-brains.ts';
 import type { ExportCounts } from './export.ts';
-import { bad, parseLines, parseOptionalLines } from './jsonl.ts';
+import { bad, jsonText, parseLines, parseOptionalLines, regularFile } from './jsonl.ts';
 import {
   type EdgeLine,
   EdgeLineSchema,
@@ -32,12 +36,15 @@ import {
   ManifestSchema,
   TeamLineSchema,
 } from './layout.ts';
+import { checkScope, exportedScopes } from './scopes.ts';
 
 export type ImportReport = {
   folder: string;
   counts: ExportCounts;
   personalScope: { from: string; to: string } | null;
 };
+
+const MANIFEST_MAX_BYTES = 1 << 20;
 
 function readManifest(dir: string): Manifest {
   const path = join(dir, FILES.manifest);
@@ -47,6 +54,8 @@ function readManifest(dir: string): Manifest {
       `${dir} is not an Org Brain export: it has no ${FILES.manifest}. Nothing was imported.`,
     );
   }
+  // A manifest is a few hundred bytes: a larger one, or no regular file, is read no further.
+  regularFile(dir, FILES.manifest, MANIFEST_MAX_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
@@ -55,9 +64,10 @@ function readManifest(dir: string): Manifest {
   }
   const parsed = ManifestSchema.safeParse(json);
   if (!parsed.success) {
+    const issue = parsed.error.issues[0];
     throw new AppError(
       'validation-failed',
-      `${path} is not an Org Brain export's manifest. Nothing was imported.`,
+      `${path} is not an Org Brain export's manifest (${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'invalid'}). Nothing was imported.`,
     );
   }
   if (parsed.data.version > FORMAT_VERSION) {
@@ -86,22 +96,47 @@ function checkEmpty(db: Db): void {
   }
 }
 
-/** A file's original: inside the export's files/ folder (no `..`, no link out), with the right sha256. */
-function originalOf(dir: string, item: ItemLine, n: number): Buffer {
+/** `rel` (a relative path as path.relative gives it) leaves its base: `..` or `../…`, not `..x`. */
+function leaves(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+type Original = { full: string; path: string; blob: string; n: number; size: number };
+
+/**
+ * A file's original: a regular file inside the export's files/ folder (no `..`, no link out, at most
+ * the largest file a workspace keeps), with the right sha256. Its bytes are read, hashed and let go:
+ * a big export is never held in memory whole.
+ */
+function originalOf(dir: string, item: ItemLine, n: number): Original {
   const path = item.path as string;
   const full = resolve(dir, path);
-  const rel = relative(join(dir, FILES_DIR), full);
-  if (isAbsolute(path) || rel.startsWith('..') || isAbsolute(rel)) {
+  if (isAbsolute(path) || leaves(relative(join(dir, FILES_DIR), full))) {
     throw bad(FILES.items, n, `path ${path} is outside ${FILES_DIR}/`);
   }
   if (!existsSync(full)) throw bad(FILES.items, n, `${path} is missing`);
-  const real = relative(realpathSync(join(dir, FILES_DIR)), realpathSync(full));
-  if (real.startsWith('..') || isAbsolute(real))
+  // Not a folder, a pipe (reading one would wait forever) or a device: the original's bytes.
+  const stat = statSync(full);
+  if (!stat.isFile()) throw bad(FILES.items, n, `${path} is not a file`);
+  // Against the export folder's own files/, so a files/ that is itself a link leads nowhere else.
+  if (leaves(relative(join(realpathSync(dir), FILES_DIR), realpathSync(full))))
     throw bad(FILES.items, n, `${path} links outside ${FILES_DIR}/`);
-  const bytes = readFileSync(full);
-  const hash = createHash('sha256').update(bytes).digest('hex');
-  if (hash !== item.blob)
-    throw bad(FILES.items, n, `${path} is not the file that was exported (its sha256 differs)`);
+  if (stat.size > MAX_FILE_BYTES) throw bad(FILES.items, n, `${path} is over ${MAX_FILE_BYTES} bytes`);
+  const original = { full, path, blob: item.blob as string, n, size: stat.size };
+  readOriginal(original);
+  return original;
+}
+
+/** The original's bytes when they are still the exported ones (sha256), else the line is refused. */
+function readOriginal(original: Original): Buffer {
+  const bytes = readFileSync(original.full);
+  if (createHash('sha256').update(bytes).digest('hex') !== original.blob) {
+    throw bad(
+      FILES.items,
+      original.n,
+      `${original.path} is not the file that was exported (its sha256 differs)`,
+    );
+  }
   return bytes;
 }
 
@@ -113,10 +148,20 @@ function originalOf(dir: string, item: ItemLine, n: number): Buffer {
 const ITEM_COLUMNS = [...SYNC_ITEM_COLUMNS, 'index_error', 'read_by_ocr'] as const;
 
 /** An edge's props as the database keeps them: the exact text, or the JSON written back. */
-function propsText(edge: EdgeLine): string | null {
+function propsText(edge: EdgeLine, n: number): string | null {
   if (edge.props_text !== undefined) return edge.props_text;
-  return edge.props === null || edge.props === undefined ? null : JSON.stringify(edge.props);
+  return edge.props === null || edge.props === undefined
+    ? null
+    : jsonText(FILES.edges, n, 'props', edge.props);
 }
+
+/** The prefix of an item id of each storage kind (src/shared/ids.ts): `f_` and 20 hex digits, … */
+const ITEM_ID: Record<ItemLine['storage_kind'], RegExp> = {
+  file: /^f_[0-9a-f]{20}$/,
+  section: /^s_[0-9a-f]{20}$/,
+  note: /^n_[0-9a-f]{20}$/,
+  entity: /^e_[0-9a-f]{20}$/,
+};
 
 /** Reads and checks the export at `from`, then writes it into the (empty) workspace. */
 export function importWorkspace(engine: Engine, from: string): ImportReport {
@@ -127,13 +172,24 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
   checkEmpty(db);
 
   const personal = { from: `user:${manifest.member}`, to: `user:${engine.user}` };
+  const teams = parseOptionalLines(TeamLineSchema, dir, FILES.teams);
+  const teamIds = new Set<string>();
+  for (const { n, value: team } of teams) {
+    try {
+      parseScope(`team:${team.id}`);
+    } catch (err) {
+      throw bad(FILES.teams, n, (err as Error).message.replace(/\.$/, ''));
+    }
+    if (teamIds.has(team.id)) throw bad(FILES.teams, n, `team ${team.id} appears twice`);
+    teamIds.add(team.id);
+  }
+  const seen = exportedScopes(manifest.member, [...teamIds]);
   const items = parseLines(ItemLineSchema, dir, FILES.items);
   const edges = parseLines(EdgeLineSchema, dir, FILES.edges);
-  const teams = parseOptionalLines(TeamLineSchema, dir, FILES.teams);
   // Exports made before agent brains were exported have none of their files: no rows.
   const brains = readAgentBrains(
     dir,
-    { workspaceId: manifest.workspace, user: manifest.member },
+    { workspaceId: manifest.workspace, user: manifest.member, scopes: seen },
     { user: engine.user },
   );
   checkNoAgentBrains(db, brains);
@@ -149,54 +205,52 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
     ...brains.counts,
   };
   const ids = new Set<string>();
-  const originals: Buffer[] = [];
+  const originals: Original[] = [];
   for (const { n, value: item } of items) {
     if (ids.has(item.id)) throw bad(FILES.items, n, `id ${item.id} appears twice`);
     ids.add(item.id);
-    try {
-      item.scope = parseScope(item.scope);
-    } catch (err) {
-      throw bad(FILES.items, n, (err as Error).message.replace(/\.$/, ''));
-    }
+    // An agent record's id (a_, b_, o_) among items would be sent as that record when connected.
+    if (!ITEM_ID[item.storage_kind].test(item.id))
+      throw bad(FILES.items, n, `id ${item.id} is not the id of a ${item.storage_kind}`);
+    item.scope = checkScope(FILES.items, n, item.scope, manifest.member, seen);
     if (item.scope === personal.from) item.scope = personal.to;
     if (item.storage_kind === 'file') {
       counts.files++;
       if (item.blob && item.path) {
-        const bytes = originalOf(dir, item, n);
-        counts.bytes += bytes.length;
-        originals.push(bytes);
+        const original = originalOf(dir, item, n);
+        counts.bytes += original.size;
+        originals.push(original);
       }
     } else if (item.storage_kind === 'section') counts.sections++;
     else if (item.storage_kind === 'note') counts.notes++;
     else counts.entities++;
   }
+  const files = new Set(items.filter((i) => i.value.storage_kind === 'file').map((i) => i.value.id));
   for (const { n, value: item } of items) {
     if (item.file_id && !ids.has(item.file_id)) {
       throw bad(FILES.items, n, `file_id ${item.file_id} is not an item of this export`);
     }
+    if (item.storage_kind === 'section' && !files.has(item.file_id ?? '')) {
+      throw bad(FILES.items, n, `file_id ${item.file_id ?? 'null'} is not a file of this export`);
+    }
   }
   const edgeIds = new Set<string>();
+  const props = new Map<string, string | null>();
   for (const { n, value: edge } of edges) {
     if (edgeIds.has(edge.id)) throw bad(FILES.edges, n, `id ${edge.id} appears twice`);
     edgeIds.add(edge.id);
     if (!ids.has(edge.from_id) || !ids.has(edge.to_id)) {
       throw bad(FILES.edges, n, `edge ${edge.id} joins an item that is not in ${FILES.items}`);
     }
+    props.set(edge.id, propsText(edge, n));
     counts.edges++;
     if (edge.type === 'FACT') counts.facts++;
-  }
-  for (const { n, value: team } of teams) {
-    try {
-      parseScope(`team:${team.id}`);
-    } catch (err) {
-      throw bad(FILES.teams, n, (err as Error).message.replace(/\.$/, ''));
-    }
   }
 
   // Blobs are content-addressed and written atomically: one put twice, or a put whose import then
   // fails, leaves only an unreferenced copy of bytes, never a wrong one.
-  for (const bytes of originals) engine.blobs.put(bytes);
-  originals.length = 0;
+  // Read again, one at a time, and checked again: a file changed since it was checked is refused.
+  for (const original of originals) engine.blobs.put(readOriginal(original));
 
   writeTx(db, () => {
     checkEmpty(db);
@@ -229,7 +283,7 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
     );
     for (const { value: edge } of edges) {
       const row: EdgeLine = edge;
-      insertEdge.run(...EDGE_COLUMNS.map((c) => (c === 'props' ? propsText(row) : row[c])));
+      insertEdge.run(...EDGE_COLUMNS.map((c) => (c === 'props' ? (props.get(row.id) ?? null) : row[c])));
     }
     insertAgentBrains(db, engine.workspaceId, brains);
   });

@@ -202,8 +202,9 @@ export const ManifestSchema = z.object({
   format: z.literal(FORMAT),
   version: z.number().int(),
   exportedAt: z.string(),
-  workspace: z.string(),
-  member: z.string(),
+  workspace: z.string().min(1).max(200),
+  /** A member id, as scopes spell it (src/engine/scope.ts): their `user:<id>` becomes the importer's. */
+  member: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'a member id: 1 to 64 letters, digits, . _ @ -'),
   counts: z.record(z.string(), z.number()),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
