@@ -103,6 +103,8 @@ describe('[G3] brain agents on the command line', { timeout: 300_000 }, () => {
     expect(shown.brain.sections.gotchas).toHaveLength(5);
     const text = await ws.brainText('agents', 'versions', 'coder');
     expect(text).toMatch(/^\* v1 /m);
+    expect(text).toMatch(/ \d+ observations?$/m);
+    expect(text).not.toMatch(/ 1 observations$/m);
 
     const refused = await ws.brain('agents', 'rollback', 'coder', '--to', '7');
     expect(refused.code).toBe(1);

@@ -19,6 +19,7 @@ import {
   AgentsVersions,
 } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
+import { plural } from '#shared/plural.ts';
 import { optionalNumber, withEngine } from '../context.ts';
 import { print, printJson } from '../output.ts';
 import { registerAgentRuns } from './agent-runs.ts';
@@ -41,7 +42,7 @@ function printVersion(v: Version, active: number | null): void {
   const tokens =
     v.inputTokens === null ? 'tokens unknown' : `${v.inputTokens}/${v.outputTokens}/${v.cachedTokens} tokens`;
   print(
-    `${mark} v${v.number}  parent ${v.parent ?? '-'}  ${v.createdAt}  ${v.model}  ${tokens}  ${usd(v.costUsd)}  ${v.observationIds.length} observations`,
+    `${mark} v${v.number}  parent ${v.parent ?? '-'}  ${v.createdAt}  ${v.model}  ${tokens}  ${usd(v.costUsd)}  ${plural(v.observationIds.length, 'observation')}`,
   );
 }
 
@@ -158,11 +159,11 @@ export function registerAgents(program: Command): void {
         if (o.json) return printJson(out);
         if (out.version) {
           print(
-            `${out.agent}: synthesized v${out.version.number} from ${out.version.observationIds.length} observations.`,
+            `${out.agent}: synthesized v${out.version.number} from ${plural(out.version.observationIds.length, 'observation')}.`,
           );
           if (out.dropped)
             print(`  ${out.dropped} entries dropped: they cited ids the synthesis was not given.`);
-          if (out.pruned) print(`  ${out.pruned} observations pruned.`);
+          if (out.pruned) print(`  ${plural(out.pruned, 'observation')} pruned.`);
         } else print(`${out.agent}: ${out.state}: ${out.reason}`);
       }),
   );
@@ -189,7 +190,9 @@ export function registerAgents(program: Command): void {
       on(async (engine) => {
         const out = await run(memberContext(engine, 'cli'), AgentsPrune, {});
         if (o.json) return printJson(out);
-        print(`Pruned ${out.pruned} observations (${out.synthesized} synthesized, ${out.stale} stale).`);
+        print(
+          `Pruned ${plural(out.pruned, 'observation')} (${out.synthesized} synthesized, ${out.stale} stale).`,
+        );
       }),
   );
   register(
