@@ -33,6 +33,16 @@ const PREFIX: Record<IdKind, string> = {
   observation: 'o',
 };
 
+/** The ids this file makes for `kind`: its prefix and 20 hex digits (`f_0123…`). */
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${PREFIX[kind]}_[0-9a-f]{20}$`);
+}
+
+/** Whether `text` has the shape of an id this file makes, of any kind. */
+export function looksLikeId(text: string): boolean {
+  return /^[a-z]_[0-9a-f]{20}$/.test(text);
+}
+
 /**
  * The namespace an item's id is made in: its creator for files, notes, tree records, agents and
  * observations, its scope at creation for entities, its file's id for sections, its agent's id

@@ -40,6 +40,23 @@ import {
   safeFileName,
 } from './layout.ts';
 
+/** Counts of nothing yet: an export's or an import's before its first row. */
+export function emptyCounts(): ExportCounts {
+  return {
+    files: 0,
+    sections: 0,
+    notes: 0,
+    entities: 0,
+    edges: 0,
+    facts: 0,
+    bytes: 0,
+    agents: 0,
+    agentVersions: 0,
+    observations: 0,
+    runs: 0,
+  };
+}
+
 export type ExportCounts = {
   files: number;
   sections: number;
@@ -175,19 +192,7 @@ async function writeAll(
 ): Promise<ExportCounts> {
   const { db } = engine;
   const visible = visibleScopes(db, engine.user);
-  const counts: ExportCounts = {
-    files: 0,
-    sections: 0,
-    notes: 0,
-    entities: 0,
-    edges: 0,
-    facts: 0,
-    bytes: 0,
-    agents: 0,
-    agentVersions: 0,
-    observations: 0,
-    runs: 0,
-  };
+  const counts = emptyCounts();
   const kept = new Map<string, { label: string; scope: string }>();
   const names = { [FILES_DIR]: new NameBook(), [RETIRED_DIR]: new NameBook(), [NOTES_DIR]: new NameBook() };
 

@@ -15,6 +15,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MAX_FILE_BYTES } from '#shared/constants.ts';
 import { AppError } from '#shared/errors.ts';
+import { idPattern } from '#shared/ids.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import { ftsInsert, isSearchable } from '../read/items.ts';
@@ -22,7 +23,7 @@ import { parseScope } from '../scope.ts';
 import { EDGE_COLUMNS, ITEM_COLUMNS as SYNC_ITEM_COLUMNS } from '../sync/outbox.ts';
 import { readState } from '../sync/state.ts';
 import { checkNoAgentBrains, insertAgentBrains, readAgentBrains } from './agent-brains.ts';
-import type { ExportCounts } from './export.ts';
+import { type ExportCounts, emptyCounts } from './export.ts';
 import { bad, jsonText, parseLines, parseOptionalLines, regularFile } from './jsonl.ts';
 import {
   type EdgeLine,
@@ -155,14 +156,6 @@ function propsText(edge: EdgeLine, n: number): string | null {
     : jsonText(FILES.edges, n, 'props', edge.props);
 }
 
-/** The prefix of an item id of each storage kind (src/shared/ids.ts): `f_` and 20 hex digits, … */
-const ITEM_ID: Record<ItemLine['storage_kind'], RegExp> = {
-  file: /^f_[0-9a-f]{20}$/,
-  section: /^s_[0-9a-f]{20}$/,
-  note: /^n_[0-9a-f]{20}$/,
-  entity: /^e_[0-9a-f]{20}$/,
-};
-
 /** Reads and checks the export at `from`, then writes it into the (empty) workspace. */
 export function importWorkspace(engine: Engine, from: string): ImportReport {
   const dir = resolve(from);
@@ -194,23 +187,14 @@ export function importWorkspace(engine: Engine, from: string): ImportReport {
   );
   checkNoAgentBrains(db, brains);
 
-  const counts: ExportCounts = {
-    files: 0,
-    sections: 0,
-    notes: 0,
-    entities: 0,
-    edges: 0,
-    facts: 0,
-    bytes: 0,
-    ...brains.counts,
-  };
+  const counts: ExportCounts = { ...emptyCounts(), ...brains.counts };
   const ids = new Set<string>();
   const originals: Original[] = [];
   for (const { n, value: item } of items) {
     if (ids.has(item.id)) throw bad(FILES.items, n, `id ${item.id} appears twice`);
     ids.add(item.id);
     // An agent record's id (a_, b_, o_) among items would be sent as that record when connected.
-    if (!ITEM_ID[item.storage_kind].test(item.id))
+    if (!idPattern(item.storage_kind).test(item.id))
       throw bad(FILES.items, n, `id ${item.id} is not the id of a ${item.storage_kind}`);
     item.scope = checkScope(FILES.items, n, item.scope, manifest.member, seen);
     if (item.scope === personal.from) item.scope = personal.to;

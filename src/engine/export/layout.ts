@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AGENT_NAME_RE, AGENT_TIERS } from '#shared/api/ops/agents.ts';
+import { idPattern } from '#shared/ids.ts';
 
 export const FORMAT = 'org-brain-export';
 export const FORMAT_VERSION = 1;
@@ -92,9 +93,10 @@ export const EdgeLineSchema = z
   .strict();
 export type EdgeLine = z.infer<typeof EdgeLineSchema>;
 
-/** An id of an agent record (src/shared/ids.ts): its prefix and 20 hex digits. */
-const recordId = (prefix: 'a' | 'b' | 'o') =>
-  z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{20}$`), `an id of ${prefix}_ and 20 hex digits`);
+/** An id of an agent record (src/shared/ids.ts `idPattern`): its prefix and 20 hex digits. */
+const RECORD_NAMES = { agent: 'an agent', brain: 'a brain version', observation: 'an observation' } as const;
+const recordId = (kind: keyof typeof RECORD_NAMES) =>
+  z.string().regex(idPattern(kind), `the id of ${RECORD_NAMES[kind]}: its prefix and 20 hex digits`);
 const agentName = z.string().regex(AGENT_NAME_RE, 'an agent name: 1 to 64 letters, digits, . _ -');
 const member = z.string().min(1).max(200);
 /** At most `max` characters as SQLite counts them (code points), as the tables' CHECKs do. */
@@ -110,7 +112,7 @@ const chars = (min: number, max: number) =>
  */
 export const AgentLineSchema = z
   .object({
-    id: recordId('a'),
+    id: recordId('agent'),
     name: agentName,
     creator: member,
     tier: z.enum(AGENT_TIERS),
@@ -135,8 +137,8 @@ export type AgentLine = z.infer<typeof AgentLineSchema>;
  */
 export const AgentVersionLineSchema = z
   .object({
-    id: recordId('b'),
-    agent_id: recordId('a'),
+    id: recordId('brain'),
+    agent_id: recordId('agent'),
     agent: agentName,
     number: int.min(1),
     parent: int.min(1).nullable(),
@@ -158,9 +160,9 @@ export type AgentVersionLine = z.infer<typeof AgentVersionLineSchema>;
 /** One line of observations.jsonl ([G1]): `payload` as JSON, or `payload_text` as kept. */
 export const ObservationLineSchema = z
   .object({
-    id: recordId('o'),
+    id: recordId('observation'),
     agent: agentName.nullable(),
-    agent_id: recordId('a').nullable(),
+    agent_id: recordId('agent').nullable(),
     /** The part unique to the one write its id is made from. */
     key: z.string().min(1).max(200),
     type: chars(1, 64),

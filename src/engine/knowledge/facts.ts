@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 
 import { FACT_INPUT_LIMITS } from '#shared/api/ops/facts.ts';
 import { AppError } from '#shared/errors.ts';
-import { edgeDiscriminator, factKey } from '#shared/ids.ts';
+import { edgeDiscriminator, factKey, looksLikeId } from '#shared/ids.ts';
 import type { Citation } from '#shared/types.ts';
 import { type Db, stmt, writeTx } from '../db/driver.ts';
 import { edgeId } from '../ids.ts';
@@ -117,9 +117,6 @@ function validDate(text: string, what: string): string {
   return new Date(t).toISOString();
 }
 
-/** An item's id as src/shared/ids.ts makes them: a kind's letter and 20 hex digits. */
-const ITEM_ID_RE = /^[a-z]_[0-9a-f]{20}$/;
-
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
 /** The face of the entity in `scope`: the named entity itself when it is there, else its face there. */
@@ -136,7 +133,7 @@ function faceIn(
   let kind: EntityKind = input.kind ?? 'other';
   // An item's id (src/shared/ids.ts) is that item: an entity's is the entity; any other item's is
   // refused, not made into an entity named after the id. One that names nothing here is missing.
-  if (ITEM_ID_RE.test(name)) {
+  if (looksLikeId(name)) {
     const entity = visibleRow(db, name, scopes);
     if (entity.storage_kind !== 'entity')
       throw new AppError(
