@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/driver.ts';
 import { ftsQuery } from './keyword.ts';
-import { keywordLists, postingsBudget } from './keyword-stream.ts';
+import { cachedCount, keywordLists, postingsBudget } from './keyword-stream.ts';
 
 const ROWS = 25_000; // above the size from which terms are shaped
 const WORDS = 40;
@@ -17,6 +17,8 @@ let dir: string;
 let db: Db;
 /** The rows holding the rare word and the common one three times. */
 const best = [23_751, 24_001, 24_251, 24_501, 24_751];
+/** A word in every row of this range and in no other: over the budget, in under half the rows. */
+const BURST = [10_000, 16_000] as const;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'brain-kw-'));
@@ -33,6 +35,7 @@ beforeAll(() => {
       // Every body has WORDS words, so BM25 tells rows apart by their terms alone.
       const words: string[] = [];
       if (rowid % 250 === 1) words.push('zebra'); // 100 rows, the rare term
+      if (rowid > BURST[0] && rowid <= BURST[1]) words.push('burst'); // 24 % of the rows, all mid-index
       if (best.includes(rowid)) words.push('common', 'common', 'common');
       else if (rowid % 10 < 3 && rowid % 250 !== 1) words.push('common'); // 30 % of the rows
       while (words.length < WORDS) words.push(`filler${words.length}`);
@@ -61,6 +64,24 @@ describe('keyword streams of a big index', () => {
     expect(got).toEqual(exact);
   });
 
+  it('a common word is not counted row by row, but its estimate keeps it rescored where it weighs', () => {
+    const exact = (
+      db
+        .prepare(
+          `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts, 2.0, 1.0), rowid LIMIT 30`,
+        )
+        .all(ftsQuery(['zebra', 'burst'])) as { rowid: number }[]
+    ).map((r) => r.rowid);
+    // The zebra rows inside the burst rank first: 'burst' weighs (IDF ln(19000.5 / 6000.5) ≈ 1.15).
+    expect(exact.slice(0, 24).every((r) => r > BURST[0] && r <= BURST[1])).toBe(true);
+    expect(keywordLists(db, ['zebra', 'burst'], ['org'], 30).section).toEqual(exact);
+    // Counted exactly below the budget, estimated above it: the burst's span times its density.
+    expect(cachedCount(db, 'zebra')).toBe(100);
+    expect(cachedCount(db, 'burst')).toBe(6_000);
+    keywordLists(db, ['zebra', 'common'], ['org'], 10);
+    expect(Math.abs((cachedCount(db, 'common') as number) - 7_500) / 7_500).toBeLessThan(0.05);
+  });
+
   it('score at most a share of the rows that grows with the index, from 4,000 to 12,000', () => {
     expect([25_000, 100_000, 200_000, 300_000, 1_000_000].map(postingsBudget)).toEqual([
       4_000, 4_000, 8_000, 12_000, 12_000,
@@ -81,6 +102,32 @@ describe('keyword streams of a big index', () => {
     expect(keywordLists(db, ['zebra', 'common'], ['org', 'user:zoe'], 10).section).toContain(rowid);
     db.prepare("UPDATE items SET scope = 'org' WHERE rowid = ?").run(rowid);
     expect(found()).toContain(rowid);
+  });
+
+  it('a note written after a search read its rows’ kinds is ranked as a note', () => {
+    // The search reads the kinds of the last rows' block, rows 24,576-25,599, of which only
+    // those up to 25,000 exist yet.
+    expect(keywordLists(db, ['zebra', 'common'], ['org'], 10).section).toContain(best[4]);
+    // A note like the 95 sections that hold 'zebra' alone: past the section stream's first 10 (ties
+    // go by rowid), so only its own kind can put it in the note stream.
+    const body = ['zebra', ...Array.from({ length: WORDS - 1 }, (_, i) => `filler${i + 1}`)].join(' ');
+    const when = '2026-01-01T00:00:00.000Z';
+    const rowid = Number(
+      db
+        .prepare(
+          `INSERT INTO items (id, workspace_id, storage_kind, kind, label, body, source_key, indexed, scope,
+             origin_actor, origin_source, origin_at, created_at, updated_at)
+           VALUES ('note-late', 'ws', 'note', 'note', 'part', ?, 'note-late', 1, 'org', 'test', 'test', ?, ?, ?)`,
+        )
+        .run(body, when, when, when).lastInsertRowid,
+    );
+    db.prepare("INSERT INTO items_fts (rowid, label, body) VALUES (?, 'part', ?)").run(rowid, body);
+    expect(keywordLists(db, ['zebra', 'common'], ['org'], 10).note).toEqual([rowid]);
+    db.prepare("INSERT INTO items_fts (items_fts, rowid, label, body) VALUES ('delete', ?, 'part', ?)").run(
+      rowid,
+      body,
+    );
+    db.prepare('DELETE FROM items WHERE rowid = ?').run(rowid);
   });
 
   it('a rowid SQLite gives again to a row of another kind is ranked in that row’s stream', () => {

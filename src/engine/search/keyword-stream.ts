@@ -5,7 +5,8 @@
  * in most rows brings in most of the table while adding almost nothing to BM25 (its IDF is near
  * zero). So:
  *
- *  - each term's document frequency is counted once by FTS5 and cached per connection; terms that
+ *  - each term's document frequency is counted once by FTS5 (above the postings budget,
+ *    estimated from its first and last rows: countRows) and cached per connection; terms that
  *    match nothing are dropped, and so are terms in more than MAX_DF_SHARE of the rows, but never
  *    all of them (the rarest one always stays). A write to the full-text index forgets the cached
  *    misses at once ([R1] in docs/RETRIEVAL.md): a miss cached before a write must not drop the
@@ -50,10 +51,10 @@ export const postingsBudget = (rows: number): number =>
 const SHAPE_MIN_ROWS = 20_000;
 const DF_CACHE_MAX = 50_000;
 /**
- * How long a word's count outlives writes to the full-text index. Counting a common word walks
- * its whole doclist (up to ~13 ms at 100k sections), and a host that indexes while agents search
- * writes between most searches: recounting every word after every write would cost each search
- * that. A count only decides which words are sent to FTS5 (their scores are always FTS5's own),
+ * How long a word's count outlives writes to the full-text index. Counting a word reads up to
+ * twice the postings budget of its rows (countRows: ~0.3-0.6 ms a common word at 100k sections),
+ * and a host that indexes while agents search writes between most searches: recounting every
+ * word after every write would cost each search that. A count only decides which words are sent to FTS5 (their scores are always FTS5's own),
  * and some seconds of writes move a word's count by little; a word that matched nothing is
  * counted again after any write.
  */
@@ -112,8 +113,32 @@ export function cachedCount(db: Db, term: string): number | undefined {
 }
 
 /**
+ * How many rows a term matches, as far as shapeTerms needs to know: exactly up to the postings
+ * budget, and above it an estimate. A term over the budget is never kept but as the rarest of
+ * common terms, and it is rescored while it is in at most half the rows; counting such a term
+ * walked its whole doclist (~4 ms for a word in most of 100k rows, ~13 ms cold) where reading
+ * `cap` of its rows takes ~0.3 ms. The estimate: the rows from its first to its last occurrence
+ * (its first and its last `cap` rows, read in rowid order) times the lower of the two ends'
+ * densities. A word that comes in bursts is taken as rarer than it is, which costs a rescore
+ * (time), never a word dropped that weighs.
+ */
+function countRows(db: Db, term: string, cap: number): number {
+  const probe = (order: 'ASC' | 'DESC') =>
+    stmt(
+      db,
+      `SELECT count(*) AS n, min(rowid) AS lo, max(rowid) AS hi FROM
+       (SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid ${order} LIMIT ?)`,
+    ).get(ftsQuery([term]), cap) as { n: number; lo: number; hi: number };
+  const first = probe('ASC');
+  if (first.n < cap) return first.n;
+  const last = probe('DESC');
+  const density = cap / Math.max(first.hi - first.lo + 1, last.hi - last.lo + 1);
+  return Math.max(cap, Math.round(density * (last.hi - first.lo + 1)));
+}
+
+/**
  * Document frequency of each term, counted by FTS5 itself (so the porter stemming matches the
- * index exactly), cached per connection: a count walks the term's doclist once, without scoring.
+ * index exactly; above the postings budget estimated, countRows), cached per connection.
  */
 function documentFrequencies(
   db: Db,
@@ -121,12 +146,12 @@ function documentFrequencies(
 ): { df: Map<string, number>; rows: number } | null {
   try {
     const cache = dfCache(db);
-    const count = stmt(db, 'SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
+    const cap = postingsBudget(cache.rows) + 1;
     const df = new Map<string, number>();
     for (const t of terms) {
       let c = cache.df.get(t);
       if (!c) {
-        c = { n: (count.get(ftsQuery([t])) as { n: number }).n, at: Date.now() };
+        c = { n: countRows(db, t, cap), at: Date.now() };
         cache.df.set(t, c);
       }
       df.set(t, c.n);
@@ -213,25 +238,63 @@ const codeOf = (kind: string | undefined): number =>
  * never changes, so what is cached stays true but for a rowid SQLite gave again after the last
  * row was deleted; whatever is cached, the rows a stream keeps are read again from the database
  * before they count (rankByStream), so a stale entry can only cost a search its shortcut.
+ *
+ * Rows are learnt a block of KIND_BLOCK rowids at a time: most rows are sections, so one read of
+ * a block's other rows (the narrow index, by rowid range) tells every row of it, where reading
+ * each matching row on its own cost ~1.5 us a row, 2-5 ms a search that meets new rows at 100k
+ * sections. Only rows up to the table's largest rowid are learnt: a row written later takes a
+ * larger rowid, stays unknown, and is read on its own, or with its block while that block was
+ * not yet whole when read.
  */
-const kindCaches = new WeakMap<Db, { codes: Uint8Array }>();
+type KindCache = { codes: Uint8Array; complete: Uint8Array };
+const kindCaches = new WeakMap<Db, KindCache>();
+const KIND_BLOCK = 1024;
+const SECTION = 2;
+
+function grown(cache: KindCache | undefined, top: number): KindCache {
+  if (cache && cache.codes.length > top) return cache;
+  const size = Math.max(top + 1, Math.ceil((cache?.codes.length ?? KIND_BLOCK) * 1.5));
+  const codes = new Uint8Array(Math.ceil(size / KIND_BLOCK) * KIND_BLOCK);
+  const complete = new Uint8Array(codes.length / KIND_BLOCK);
+  if (cache) {
+    codes.set(cache.codes);
+    complete.set(cache.complete);
+  }
+  return { codes, complete };
+}
 
 function kindCodes(db: Db, rowids: readonly number[]): Uint8Array {
-  let cache = kindCaches.get(db);
   let top = 0;
   for (const r of rowids) if (r > top) top = r;
-  if (!cache || cache.codes.length <= top) {
-    const codes = new Uint8Array(Math.max(top + 1, Math.ceil((cache?.codes.length ?? 1024) * 1.5)));
-    if (cache) codes.set(cache.codes);
-    cache = { codes };
-    kindCaches.set(db, cache);
+  const cache = grown(kindCaches.get(db), top);
+  kindCaches.set(db, cache);
+  const { codes, complete } = cache;
+  const blocks = new Set<number>();
+  for (const r of rowids) {
+    const block = Math.floor(r / KIND_BLOCK);
+    if (codes[r] === UNKNOWN && !complete[block]) blocks.add(block);
   }
-  const { codes } = cache;
-  const unknown = rowids.filter((r) => codes[r] === UNKNOWN);
+  if (blocks.size > 0) {
+    const last = (stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null }).n ?? 0;
+    const others = stmt(
+      db,
+      `SELECT rowid, storage_kind FROM items INDEXED BY items_search
+       WHERE rowid BETWEEN ? AND ? AND storage_kind <> 'section'`,
+    ).raw();
+    for (const block of blocks) {
+      const lo = block * KIND_BLOCK;
+      const hi = Math.min(lo + KIND_BLOCK - 1, last);
+      if (hi >= lo) codes.fill(SECTION, lo, hi + 1);
+      for (const [rowid, kind] of others.all(lo, hi) as [number, string][]) codes[rowid] = codeOf(kind);
+      if (lo + KIND_BLOCK - 1 <= last) complete[block] = 1;
+    }
+  }
   const read = stmt(
     db,
     'SELECT rowid, storage_kind FROM items INDEXED BY items_search WHERE rowid IN (SELECT value FROM json_each(?))',
   ).raw();
+  // Rows past the table's end when their block was read, and rows found stale (rankByStream).
+  const unknown = rowids.filter((r) => codes[r] === UNKNOWN);
   for (let i = 0; i < unknown.length; i += VERIFY_BATCH) {
     const batch = unknown.slice(i, i + VERIFY_BATCH);
     for (const r of batch) codes[r] = OTHER; // a row not found is in no stream
