@@ -50,28 +50,26 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The best `n` rows by exact BM25 over every term (label weight 2, as the streams), then rowid. */
+const exactTop = (terms: string[], n: number) =>
+  (
+    db
+      .prepare(
+        `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts, 2.0, 1.0), rowid LIMIT ?`,
+      )
+      .all(ftsQuery(terms), n) as { rowid: number }[]
+  ).map((r) => r.rowid);
+
 describe('keyword streams of a big index', () => {
   it('rank the rare term’s rows by every term that weighs, as exact BM25 does', () => {
-    const exact = (
-      db
-        .prepare(
-          `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts, 2.0, 1.0), rowid LIMIT 10`,
-        )
-        .all(ftsQuery(['zebra', 'common'])) as { rowid: number }[]
-    ).map((r) => r.rowid);
+    const exact = exactTop(['zebra', 'common'], 10);
     expect(exact.slice(0, 5).sort((a, b) => a - b)).toEqual(best);
     const got = keywordLists(db, ['zebra', 'common'], ['org'], 10).section;
     expect(got).toEqual(exact);
   });
 
   it('a common word is not counted row by row, but its estimate keeps it rescored where it weighs', () => {
-    const exact = (
-      db
-        .prepare(
-          `SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts, 2.0, 1.0), rowid LIMIT 30`,
-        )
-        .all(ftsQuery(['zebra', 'burst'])) as { rowid: number }[]
-    ).map((r) => r.rowid);
+    const exact = exactTop(['zebra', 'burst'], 30);
     // The zebra rows inside the burst rank first: 'burst' weighs (IDF ln(19000.5 / 6000.5) ≈ 1.15).
     expect(exact.slice(0, 24).every((r) => r > BURST[0] && r <= BURST[1])).toBe(true);
     expect(keywordLists(db, ['zebra', 'burst'], ['org'], 30).section).toEqual(exact);
