@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/driver.ts';
 import { vecUpsert } from '../read/items.ts';
 import { randomUnit, seededRandom as rng } from '../testing/random-vectors.ts';
-import { forgetMirror, mirrorKnn } from './vector-stream.ts';
+import { forgetMirror, mirrorKnn, rescoreCount } from './vector-stream.ts';
 
 const MODEL = 'test/unit-384';
 /** Enough rows that the share rescored (a tenth), not the minimum, decides how many. */
@@ -77,5 +77,15 @@ describe('mirrorKnn on a stream of 30,000 rows', () => {
   it('a row equal to the query comes first', () => {
     const q = vectors[1233] as Float32Array;
     expect(mirrorKnn(db, q, MODEL, 'section', ['org', 'team:eng'], 5)?.[0]).toBe(1234);
+  });
+});
+
+describe('how many first-pass rows are rescored', () => {
+  it('10 % at 100k rows, about 5 % at 900k, never fewer than 2,500 or the rows asked for, never more than there are', () => {
+    expect(rescoreCount(100_000, 50)).toBe(10_000);
+    expect(rescoreCount(900_000, 50) / 900_000).toBeCloseTo(0.052, 3);
+    expect(rescoreCount(10_000, 50)).toBe(2_500);
+    expect(rescoreCount(10_000, 4_000)).toBe(4_000);
+    expect(rescoreCount(1_000, 50)).toBe(1_000);
   });
 });

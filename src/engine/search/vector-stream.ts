@@ -49,9 +49,22 @@ const META_PREFIX = 12;
  */
 const TOP_DIMS = 128;
 
-/** How many first-pass candidates get rescored: a share of the filtered rows, within bounds. */
-const RESCORE_SHARE = 0.1;
+/**
+ * How many first-pass candidates get rescored: RESCORE_AT of RESCORE_BASE allowed rows (10 %),
+ * growing as the rows' count to the power RESCORE_GROWTH, and at least RESCORE_MIN. The more
+ * rows, the smaller the share of them the best 50 are, and the first pass sorts them as well: at
+ * 1M sections (900k rows in the readers' scopes) rescoring 5 % found recall@50 0.967 and 3 %
+ * 0.949, where 10 % found 0.961 at 100k; so the rows rescored grow 5 times for 10 times the rows
+ * (10 ** 0.7 ≈ 5), where a fixed 10 % rescored 90k rows at 1M for 0.978.
+ */
+const RESCORE_AT = 10_000;
+const RESCORE_BASE = 100_000;
+const RESCORE_GROWTH = 0.7;
 const RESCORE_MIN = 2500;
+
+/** How many of `n` allowed first-pass rows are rescored (exported for tests). */
+export const rescoreCount = (n: number, limit: number): number =>
+  Math.min(n, Math.max(RESCORE_MIN, Math.ceil(RESCORE_AT * (n / RESCORE_BASE) ** RESCORE_GROWTH), limit));
 
 /**
  * The rows of every mirror of one database live in one WebAssembly memory (the kernels read them
@@ -501,7 +514,7 @@ export function mirrorKnn(
   if (n === 0) return [];
 
   // The distance cut-off that keeps about `keep` candidates.
-  const keep = Math.min(n, Math.max(RESCORE_MIN, Math.ceil(n * RESCORE_SHARE), limit));
+  const keep = rescoreCount(n, limit);
   let cut = 0;
   let count = 0;
   while (cut < FILTERED && count + hist[cut]! <= keep) count += hist[cut++]!;
