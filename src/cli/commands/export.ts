@@ -79,6 +79,16 @@ export function registerExport(program: Command): void {
         print(`Imported ${summary(out.counts)} from ${out.folder}`);
         if (out.personalScope)
           print(`What was ${out.personalScope.from}'s own is now ${out.personalScope.to}'s.`);
+        // [N20] An import makes nobody a member of a team: what it left out, and how to have it.
+        const left = out.leftOut.teams;
+        if (left.length > 0) {
+          print(
+            `Left out ${summary(out.leftOut.counts)} of ${left.map((t) => `team:${t}`).join(', ')}: ${engine.user} is not a member here, and an import makes nobody a member.`,
+          );
+          print(
+            `To import them, import into a new workspace after \`brain --home NEW members add ${engine.user} --team ${left.join(' ')}\`; a workspace server that has you in the team sends them when you connect.`,
+          );
+        }
         print(
           'Keyword search works now; vectors for semantic search are made when brain index, brain serve or the app next runs.',
         );

@@ -12,8 +12,12 @@
  *   creator and name, a version's from its agent's id and number, an observation's from its member
  *   and key (one recorded before keys were kept has its id as its key; one key per member), a
  *   person's observation of a human_* type and an agent's of none, a run the member's own. The
- *   exporting member's own scope and name become the importing member's; a run whose write-back
- *   pass was running waits for it again.
+ *   exporting member's own scope becomes the importing member's, and what is in it is theirs (its
+ *   agents' creator, its versions' maker, its observations' recorder); what is in the org or a team
+ *   keeps who made it ([N19]); the runs (the exporting member's own) become the importer's. Rows of a
+ *   team the importer is not a member of are left out and counted ([N20]): an agent with its
+ *   versions and the observations naming it. A run whose write-back pass was running waits for it
+ *   again.
  *   Versions are immutable and observations append-only (migrations 0017, 0019, 0023): they are
  *   only inserted, agents first, then versions, observations and runs; nothing is updated.
  */
@@ -228,6 +232,8 @@ export type AgentBrains = {
   observations: (ObservationLine & { payloadText: string | null })[];
   runs: RunLine[];
   counts: AgentCounts;
+  /** [N20]: rows of teams the importer is not a member of, checked like the rest but not written. */
+  leftOut: { counts: AgentCounts; teams: Set<string> };
 };
 
 /** A JSON column's text as the database will keep it: the exact text, or the JSON written back. */
@@ -250,17 +256,29 @@ function columnText(
 
 /**
  * Reads and checks the four files (an export made before they were written has none: no rows),
- * and gives what was the exporting member's (`from`) to the importing member (`to`).
+ * and gives what was in the exporting member's (`from`) own scope to the importing member (`to`),
+ * leaving out the rows of teams `to` is not a member of (`to.scopes`, the scopes they hold here).
  */
 export function readAgentBrains(
   dir: string,
   from: { workspaceId: string; user: string; scopes: ReadonlySet<string> },
-  to: { user: string },
+  to: { user: string; scopes: ReadonlySet<string> },
 ): AgentBrains {
-  const personal = (scope: string) => (scope === `user:${from.user}` ? `user:${to.user}` : scope);
-  const memberOf = (user: string) => (user === from.user ? to.user : user);
+  const own = `user:${to.user}`;
+  const personal = (scope: string) => (scope === `user:${from.user}` ? own : scope);
+  // [N19]: whoever made a row in the importer's own scope, it is theirs now; elsewhere it keeps its maker.
+  const madeBy = (scope: string, user: string) => (scope === own ? to.user : user);
   const scopeOf = (file: string, n: number, scope: string) =>
     checkScope(file, n, scope, from.user, from.scopes);
+  const leftOut: AgentBrains['leftOut'] = {
+    counts: { agents: 0, agentVersions: 0, observations: 0, runs: 0 },
+    teams: new Set(),
+  };
+  const held = (scope: string) => {
+    if (to.scopes.has(scope)) return true;
+    leftOut.teams.add(scope.replace(/^team:/, ''));
+    return false;
+  };
 
   const agentLines = parseOptionalLines(AgentLineSchema, dir, FILES.agents);
   const agents = new Map<string, AgentLine>();
@@ -277,7 +295,7 @@ export function readAgentBrains(
       );
     }
     a.scope = personal(scope);
-    a.creator = memberOf(a.creator);
+    a.creator = madeBy(a.scope, a.creator);
     const owned = `${a.creator}\0${a.name}`;
     if (names.has(owned)) throw bad(FILES.agents, n, `${a.creator} has a second agent "${a.name}"`);
     names.add(owned);
@@ -320,12 +338,18 @@ export function readAgentBrains(
     );
     if (brainText === null) throw bad(FILES.agentVersions, n, 'brain: missing');
     if (observationIdsText === null) throw bad(FILES.agentVersions, n, 'observation_ids: missing');
-    versions.push({ ...v, created_by: memberOf(v.created_by), brainText, observationIdsText, n });
+    versions.push({
+      ...v,
+      created_by: madeBy(agent.scope, v.created_by),
+      brainText,
+      observationIdsText,
+      n,
+    });
   }
   // What an agent points at, and a version's parent, are versions of that agent the export holds.
-  const held = (agent: string, number: number) => numbers.has(`${agent}\0${number}`);
+  const hasVersion = (agent: string, number: number) => numbers.has(`${agent}\0${number}`);
   for (const v of versions) {
-    if (v.parent !== null && (v.parent >= v.number || !held(v.agent_id, v.parent)))
+    if (v.parent !== null && (v.parent >= v.number || !hasVersion(v.agent_id, v.parent)))
       throw bad(
         FILES.agentVersions,
         v.n,
@@ -335,7 +359,7 @@ export function readAgentBrains(
   for (const a of agents.values()) {
     for (const field of ['active_version', 'compare_a', 'compare_b'] as const) {
       const number = a[field];
-      if (number !== null && !held(a.id, number))
+      if (number !== null && !hasVersion(a.id, number))
         throw bad(
           FILES.agents,
           agentLineNo.get(a.id) ?? 0,
@@ -391,11 +415,11 @@ export function readAgentBrains(
     if (o.text === null && payloadText === null)
       throw bad(FILES.observations, n, 'an observation has text or payload');
     // Re-keying on connecting makes its id from its member and key again: one key per member.
-    const owned = `${memberOf(o.user_id)}\0${o.key}`;
-    if (keys.has(owned))
-      throw bad(FILES.observations, n, `${memberOf(o.user_id)} has a second observation ${o.key}`);
+    const user = madeBy(personal(scope), o.user_id);
+    const owned = `${user}\0${o.key}`;
+    if (keys.has(owned)) throw bad(FILES.observations, n, `${user} has a second observation ${o.key}`);
     keys.add(owned);
-    observations.push({ ...o, scope: personal(scope), user_id: memberOf(o.user_id), payloadText });
+    observations.push({ ...o, scope: personal(scope), user_id: user, payloadText });
   }
 
   const runs: RunLine[] = [];
@@ -409,20 +433,35 @@ export function readAgentBrains(
     // A pass running where it was exported has no pass here (passes are not exported) and what
     // it writes stays there: the run waits for its write-back again, as a pass given back does.
     const writeback = r.writeback_state === 'running' ? 'pending' : r.writeback_state;
-    runs.push({ ...r, user_id: memberOf(r.user_id), writeback_state: writeback });
+    runs.push({ ...r, user_id: to.user, writeback_state: writeback });
   }
 
+  // [N20] Checked whole, written in part: an agent of a team the importer is not a member of stays
+  // out with its versions and every observation naming it; so does an observation kept in such a team.
+  const kept = [...agents.values()].filter((a) => held(a.scope));
+  const keptIds = new Set(kept.map((a) => a.id));
+  const keptVersions = versions.filter((v) => keptIds.has(v.agent_id));
+  const keptObservations = observations.filter(
+    (o) => held(o.scope) && (o.agent_id === null || keptIds.has(o.agent_id)),
+  );
+  leftOut.counts = {
+    agents: agents.size - kept.length,
+    agentVersions: versions.length - keptVersions.length,
+    observations: observations.length - keptObservations.length,
+    runs: 0,
+  };
   return {
-    agents: [...agents.values()],
-    versions,
-    observations,
+    agents: kept,
+    versions: keptVersions,
+    observations: keptObservations,
     runs,
     counts: {
-      agents: agents.size,
-      agentVersions: versions.length,
-      observations: observations.length,
+      agents: kept.length,
+      agentVersions: keptVersions.length,
+      observations: keptObservations.length,
       runs: runs.length,
     },
+    leftOut,
   };
 }
 

@@ -205,8 +205,11 @@ describe('[N17] brain import', () => {
       home: target.home,
       modelDir: join(target.home, 'no-model'),
     });
+    // [N20] An import makes nobody a member of a team: the member is made one of blue here first.
+    fresh.addMember(fresh.user, ['blue']);
     const report = importWorkspace(fresh, out);
     expect(report.personalScope).toBeNull();
+    expect(report.leftOut.teams).toEqual([]);
     expect(report.counts.files).toBe(4);
     const after = rows(fresh);
     expect(after.items).toEqual(before.items);
@@ -221,7 +224,7 @@ describe('[N17] brain import', () => {
       facts: { statement: string }[];
     };
     expect(facts.facts.map((f) => f.statement)).toEqual(['Acme Paper charges EUR 10 per box']);
-    // The blue team came along: its file is still the member's to read.
+    // The blue team's file came along: the member is in blue here.
     expect((await search(fresh, 'blue team')).hits.length).toBeGreaterThan(0);
     await fresh.close();
   });

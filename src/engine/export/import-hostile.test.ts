@@ -152,12 +152,18 @@ describe('[N17] brain import of a crafted export', () => {
       );
       t.restore();
     }
-    // A team listed in teams.jsonl is one the member could see.
+    // A team listed in teams.jsonl is one the member could see: not refused, but carol is in no
+    // team here, so its row is left out and counted ([N20]).
     const t = tamper('items.jsonl', any, (l) => {
       l.scope = 'team:eng';
     });
     const fresh = openAsLocalUser('carol', { home: target.home, modelDir: join(target.home, 'no-model') });
-    importWorkspace(fresh, out);
+    const report = importWorkspace(fresh, out);
+    expect(report.leftOut.teams).toEqual(['eng']);
+    expect(fresh.db.prepare("SELECT count(*) AS n FROM items WHERE scope = 'team:eng'").get()).toEqual({
+      n: 0,
+    });
+    expect(fresh.db.prepare('SELECT count(*) AS n FROM team_members').get()).toEqual({ n: 0 });
     fresh.db.close();
     t.restore();
   });

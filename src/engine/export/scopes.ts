@@ -10,7 +10,8 @@ import { FILES } from './layout.ts';
 /**
  * The scopes an export of `member` can hold: the org, their own and their teams' (teams.jsonl).
  * A row in any other scope was not exported by them: refused, so an import writes nothing into
- * another member's scope or a team the importer does not join.
+ * another member's scope or a team the export does not list. A listed team's rows go in only where
+ * the importer is already a member of it; the others are left out, and nobody joins a team ([N20]).
  */
 export function exportedScopes(member: string, teams: readonly string[]): ReadonlySet<string> {
   return new Set(['org', `user:${member}`, ...teams.map((t) => `team:${t}`)]);

@@ -78,7 +78,8 @@ export function rekeyReplica(
     if (!a.includes('/user:') && source === 'writeback')
       return actorUnder(`writeback:${a}`, renamed(runUser(run) ?? target.toUser));
     if (!a.includes('/user:') && source === 'audit') return actorUnder('audit', target.toUser);
-    return originUser(renamed(a)) ? renamed(a) : actorUnder(a, target.toUser);
+    const named = renameOrigin(a, target.fromUser, target.toUser);
+    return originUser(named) ? named : actorUnder(a, target.toUser);
   };
   if (fromWs === target.workspaceId && !renameUser && !target.force) return { items: 0, edges: 0 };
 
@@ -147,6 +148,17 @@ export function rekeyReplica(
   stmt(db, 'UPDATE runs SET workspace_id = ?').run(target.workspaceId);
   stmt(db, "UPDATE meta SET value = ? WHERE key = 'workspace_id'").run(target.workspaceId);
   return { items: items.length, edges: edges.length };
+}
+
+/**
+ * The origin `actor` with the member it names (plainly, `alice`, or under a label,
+ * `agent:claude/user:alice`) changed from `from` to `to`, its label kept; an origin naming anyone
+ * else, or no member, is returned as it is. Joining renames the local user's origins with it, and
+ * an import ([N19] in docs/PACKAGING.md) the origins of what it puts in the importer's own scope.
+ */
+export function renameOrigin(actor: string, from: string, to: string): string {
+  if (from === to || originUser(actor) !== from) return actor;
+  return actor === from ? to : actorUnder(actor.slice(0, -`/user:${from}`.length), to);
 }
 
 type ProposalKeys = {

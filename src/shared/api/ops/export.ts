@@ -51,6 +51,8 @@ export const WorkspaceImport = defineOperation({
     counts: ExportCountsSchema,
     /** The exporting member's own scope, given to the member importing (user:a → user:b). */
     personalScope: z.object({ from: z.string(), to: z.string() }).nullable(),
+    /** [N20]: the teams the importer is not a member of here, whose rows were checked but not written. */
+    leftOut: z.object({ teams: z.array(z.string()), counts: ExportCountsSchema }),
   }),
   mutates: true,
   notOn: ['agent', 'app'],
