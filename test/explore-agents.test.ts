@@ -131,3 +131,81 @@ describe('brain_observe with a type that passes for a person', () => {
     expect((await ws.brainJson<{ total: number }>('observations', '--agent', 'mimic')).total).toBe(0);
   });
 });
+
+describe('brain runs end on a run a script recorded for its agent', () => {
+  it("records the run as that agent's, not the command line's, and keeps an agent's run its own", async () => {
+    for (const type of ['gotcha', 'decision'])
+      await ws.brain(
+        'observe',
+        '--agent',
+        'script-runner',
+        '--run',
+        'sr-1',
+        '--type',
+        type,
+        '--text',
+        'seen',
+      );
+    const ended = await ws.brain('runs', 'end', '--run', 'sr-1', '--status', 'succeeded', 'the nightly run');
+    expect(ended.code, ended.stderr).toBe(0);
+    // An agent's run ended by its member on the command line stays that agent's ([G7]).
+    const agent = await mcpAgent(ws, 'mcp-runner', clients, '--run', 'mr-1');
+    await callTool(agent, 'brain_run_end', { status: 'blocked', work_products: 'waiting for a review' });
+    expect((await ws.brain('runs', 'end', '--run', 'mr-1', '--status', 'succeeded', 'reviewed')).code).toBe(
+      0,
+    );
+    // A run no agent recorded anything under is the member's, as before.
+    expect((await ws.brain('runs', 'end', '--run', 'mine-1', '--status', 'failed', 'by hand')).code).toBe(0);
+    const runs = await ws.brainJson<{ runs: Run[] }>('runs');
+    const agentOf = (id: string) => runs.runs.find((r) => r.id === id)?.agent;
+    expect([agentOf('sr-1'), agentOf('mr-1'), agentOf('mine-1')]).toEqual([
+      'script-runner',
+      'mcp-runner',
+      'cli',
+    ]);
+    // So another agent of the member cannot end the script agent's run in its stead.
+    const other = await mcpAgent(ws, 'other-runner', clients);
+    const hijack = await other.callTool({
+      name: 'brain_run_end',
+      arguments: { status: 'failed', work_products: 'x', run_id: 'sr-1' },
+    });
+    expect(hijack.isError).toBe(true);
+  });
+});
+
+describe('brain_run_end with a run id that holds a line break or a control character', () => {
+  it('is refused, so no forged line shows in brain runs, and nothing is recorded', async () => {
+    const agent = await mcpAgent(ws, 'forger', clients);
+    for (const run_id of ['r1\nr2  cli  succeeded', 'r\u001b[2J']) {
+      const out = await agent.callTool({
+        name: 'brain_run_end',
+        arguments: { status: 'succeeded', work_products: 'x', run_id },
+      });
+      expect(out.isError, JSON.stringify(run_id)).toBe(true);
+      expect(JSON.stringify(out.content)).toContain('without control characters');
+    }
+    const runs = await ws.brainJson<{ runs: Run[] }>('runs');
+    expect(runs.runs.filter((r) => r.agent === 'forger')).toEqual([]);
+    // Nor does a script's observation take such a run, which `brain observations` prints on its line.
+    const observed = await ws.brain(
+      'observe',
+      '--agent',
+      'forger',
+      '--run',
+      'a\nb',
+      '--type',
+      'gotcha',
+      '--text',
+      'x',
+    );
+    expect(observed.code).toBe(2);
+    expect(observed.stderr).toContain('observations.add: run: one line of text, without control characters');
+    expect((await ws.brainJson<{ total: number }>('observations', '--agent', 'forger')).total).toBe(0);
+    // Nor is an MCP server started on such a run: it would end it with brain_run_end.
+    const server = await ws.brain('mcp', '--agent', 'forger', '--run', 'a\nb');
+    expect(server.code).toBe(2);
+    expect(server.stderr).toBe(
+      'error[validation-failed]: --run: one line of text, without control characters.\n',
+    );
+  });
+});

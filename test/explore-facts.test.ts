@@ -145,3 +145,54 @@ describe('brain fact retire on a fact retired already, and fact add with an id t
     expect(entities.entities.map((e) => e.label)).toEqual(['Acme Paper Ltd.']);
   });
 });
+
+describe('brain fact add with both --quote and --span', () => {
+  it('refuses a span that does not hold the quote, naming both, and writes nothing', async () => {
+    const path = join(ws.files, 'acme.md');
+    writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
+    const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
+    await ws.brain('index');
+    const args = (span: string) =>
+      ['fact', 'add', 'Acme Paper Ltd.', 'A box costs EUR 12.', '--kind', 'company', '--item', id] //
+        .concat(['--quote', 'EUR 12', '--span', span]);
+    const out = await ws.brain(...args('0-6'));
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(`span 0-6 of ${id}'s text is "# Acme", not the quote "EUR 12"`);
+    expect((await ws.brainJson<{ entities: unknown[] }>('entities')).entities).toEqual([]);
+    // A span that holds the quote cites it.
+    const at = '# Acme\n\nAcme Paper Ltd. Price per box: '.length;
+    const ok = await ws.brainJson<{ fact: { citations: { quote: string }[] } }>(...args(`${at}-${at + 6}`));
+    expect(ok.fact.citations[0]?.quote).toBe('EUR 12');
+  });
+});
+
+describe('brain fact add and brain mention with a name that holds a line break or a control character', () => {
+  it('refuses the name, naming why, and makes no entity', async () => {
+    const path = join(ws.files, 'acme.md');
+    writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
+    const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
+    await ws.brain('index');
+    for (const name of ['Acme\nPaper', 'Acme\u001b[2J']) {
+      const fact = await ws.brain(
+        'fact',
+        'add',
+        name,
+        'A box costs EUR 12.',
+        '--kind',
+        'company',
+        '--item',
+        id,
+        '--quote',
+        'EUR 12',
+      );
+      expect(fact.code, JSON.stringify(name)).toBe(2);
+      expect(fact.stderr).toContain('facts.state: entity: one line of text, without control characters');
+      const mention = await ws.brain('mention', id, name, '--kind', 'company', '--quote', 'Acme Paper Ltd.');
+      expect(mention.code, JSON.stringify(name)).toBe(2);
+      expect(mention.stderr).toContain(
+        'mentions.observe: name: one line of text, without control characters',
+      );
+    }
+    expect((await ws.brainJson<{ entities: unknown[] }>('entities')).entities).toEqual([]);
+  });
+});

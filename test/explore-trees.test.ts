@@ -4,7 +4,7 @@
  * folder agree), and a file whose name holds `#` reads and has backlinks like any other.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -130,5 +130,47 @@ describe('brain tree on a hostile repository', () => {
     expect(body.length).toBeLessThanOrEqual(50_000);
     expect(body).toContain('word word');
     expect(body).toContain('… line 3 is cut at 50000 characters: read from_line 4 to_line');
+  });
+});
+
+describe('brain tree connect on a folder whose .git is a file', () => {
+  it('[T1] refuses a .git file that points at another repository, naming it, and connects nothing', async () => {
+    const repo = gitRepo();
+    const folder = join(ws.root, 'innocent');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'notes.md'), '# Notes\n\nOnly these.\n');
+    writeFileSync(join(folder, '.git'), `gitdir: ${join(repo, '.git')}\n`);
+    const out = await ws.brain('tree', 'connect', folder);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`error[refused]: ${join(folder, '.git')} points at ${join(repo, '.git')}`);
+    expect((await ws.brainJson<{ trees: unknown[] }>('tree', 'list')).trees).toEqual([]);
+    expect((await ws.brainJson<{ rows: unknown[] }>('files')).rows).toEqual([]);
+    // Nor does a connected repository whose .git is swapped for such a file read the other one.
+    const own = join(ws.root, 'own');
+    mkdirSync(own);
+    writeFileSync(join(own, 'own.md'), '# Own\n\nMine.\n');
+    execFileSync('git', ['-C', own, 'init', '-q', '-b', 'main']);
+    commitAll(own, 'own');
+    expect((await ws.brain('tree', 'connect', own)).code).toBe(0);
+    rmSync(join(own, '.git'), { recursive: true, force: true });
+    writeFileSync(join(own, '.git'), `gitdir: ${join(repo, '.git')}\n`);
+    const rebuilt = await ws.brain('tree', 'rebuild');
+    expect(rebuilt.stdout + rebuilt.stderr).toContain(`${join(own, '.git')} points at ${join(repo, '.git')}`);
+    const files = await ws.brainJson<{ rows: { label: string }[] }>('files');
+    expect(files.rows.map((r) => r.label)).toEqual(['own.md']);
+  });
+
+  it('[T1] still connects a linked work tree (git worktree add), reading its own branch', async () => {
+    const repo = gitRepo();
+    const linked = join(ws.root, 'linked');
+    execFileSync('git', ['-C', repo, 'worktree', 'add', '-q', '-b', 'side', linked]);
+    writeFileSync(join(linked, 'side.md'), '# Side\n\nOnly on the side branch.\n');
+    commitAll(linked, 'side');
+    const connected = await ws.brainJson<{ root: string; branch: string; counts: { documents: number } }>(
+      'tree',
+      'connect',
+      linked,
+    );
+    expect([connected.root, connected.branch, connected.counts.documents]).toEqual([linked, 'side', 3]);
   });
 });

@@ -54,6 +54,9 @@ export function registerMcp(program: Command): void {
     .action(async (opts: McpOptions) => {
       const global = program.opts<GlobalOptions>();
       try {
+        // The run is printed a line (`brain runs`) and stored as its id: a line break would forge the next one.
+        if (opts.run !== undefined && /\p{Cc}/u.test(opts.run))
+          throw new AppError('validation-failed', '--run: one line of text, without control characters.');
         if (opts.http) await runHttp(global, opts);
         else await runStdio({ home: global.home, user: global.as, agent: opts.agent, run: opts.run });
       } catch (err) {

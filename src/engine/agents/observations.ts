@@ -123,6 +123,8 @@ function checkObserver(who: Observer, type: string): void {
     refuse('agent', `1 to ${L.agentChars} letters, digits, . _ - (got "${who.agent.slice(0, 80)}").`);
   if (who.run !== null && (who.run.trim().length < 1 || who.run.length > L.runChars))
     refuse('run', `1 to ${L.runChars} characters.`);
+  if (who.run !== null && CONTROL_RE.test(who.run))
+    refuse('run', 'one line of text, without control characters.');
   if (
     who.run !== null &&
     who.agent === null &&

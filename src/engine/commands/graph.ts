@@ -83,6 +83,26 @@ async function graphNeighborhood(
 }
 
 /**
+ * The agent a run the member names (on the app or the command line) belongs to: the agent that
+ * ended it already, else the one agent its observations were recorded for (a script's
+ * `brain observe --agent NAME --run ID`, docs/AGENTS.md [G2]), so ending it keeps it that agent's
+ * run and records the version that agent read ([G7], [G8]). Null: the member's own run.
+ */
+function runAgentOf(engine: Engine, run: string): string | null {
+  const prev = engine.db.prepare('SELECT agent, user_id FROM runs WHERE id = ?').get(run) as
+    | { agent: string | null; user_id: string }
+    | undefined;
+  if (prev?.agent && prev.user_id === engine.user && prev.agent !== 'app' && prev.agent !== 'cli')
+    return prev.agent;
+  const agents = engine.db
+    .prepare(
+      'SELECT DISTINCT agent FROM observations WHERE workspace_id = ? AND user_id = ? AND run_id = ? AND agent IS NOT NULL LIMIT 2',
+    )
+    .all(engine.workspaceId, engine.user, run) as { agent: string }[];
+  return agents.length === 1 ? (agents[0]?.agent ?? null) : null;
+}
+
+/**
  * An agent's run defaults to its own (the run id its `brain mcp` was started with or drew); a
  * member on the app or the command line names the run that ended.
  */
@@ -95,7 +115,7 @@ export async function runsEnd(
   if (!run) {
     throw new AppError('validation-failed', 'runs.end: run_id: say which run ended (its id).');
   }
-  const agentName = agent?.name ?? ctx.surface;
+  const agentName = agent?.name ?? runAgentOf(engine, run) ?? ctx.surface;
   // An agent ends runs of its own: another agent's run (the same member's) keeps its status, work
   // products and the version it read, so one agent cannot rewrite another's record
   // (docs/AGENTS.md [G2], [G7], [G8]). A run the member named on the app or the command line (its

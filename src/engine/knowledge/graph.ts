@@ -171,7 +171,16 @@ export function locateMention(
         'validation-failed',
         `span ${start}-${end} cuts a character of ${item.id}'s text in two (offsets count UTF-16 code units, and a character such as an emoji takes two); pass a quote instead.`,
       );
-    return { span: { start, end }, text: body ? body.slice(start, end) : input.name };
+    // Both given: the span must hold the quote, or the citation would not say what the caller quoted.
+    const held = body ? body.slice(start, end) : input.name;
+    if (input.quote && body && held !== input.quote) {
+      const shown = (t: string) => JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t);
+      throw new AppError(
+        'validation-failed',
+        `span ${start}-${end} of ${item.id}'s text is ${shown(held)}, not the quote ${shown(input.quote)}; give one of them, or a span that holds the quote.`,
+      );
+    }
+    return { span: { start, end }, text: held };
   }
   if (input.quote) {
     const at = body.indexOf(input.quote);

@@ -5,6 +5,8 @@
  * machine without `git`) is read from disk instead, with no history: `changed` is unknown.
  */
 import { execFile, spawn } from 'node:child_process';
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Change } from './types.ts';
 
@@ -30,6 +32,32 @@ export async function gitTopLevel(folder: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+const samePath = async (a: string, b: string) =>
+  (await realpath(a).catch(() => resolve(a))) === (await realpath(b).catch(() => resolve(b)));
+
+/**
+ * Why Git, asked about `folder`, would read a repository that is not its work tree's own, or null
+ * when it would not (docs/TREES.md [T1]). A `.git` FILE (`gitdir: <path>`) makes Git read the
+ * repository it names as this folder's: a linked work tree's (`git worktree add`: that git dir
+ * names the file back in its own `gitdir`) or a submodule's (its `core.worktree` is this folder)
+ * belongs here; any other is someone else's history, committed elsewhere, which the tree would
+ * show as this folder's. `top` is the work tree Git found (`gitTopLevel`).
+ */
+export async function foreignGitDir(folder: string, top: string): Promise<string | null> {
+  const inside = relative(await realpath(top).catch(() => top), await realpath(folder).catch(() => folder));
+  if (inside.startsWith('..') || isAbsolute(inside))
+    return `Git reads ${folder} as part of ${top}, the work tree its .git names; connect ${top} itself`;
+  const dotGit = join(top, '.git');
+  if (!(await lstat(dotGit).catch(() => null))?.isFile()) return null;
+  const gitDir = (await git(top, ['rev-parse', '--absolute-git-dir']).catch(() => '')).trim();
+  if (!gitDir) return `${dotGit} names no repository Git can read`;
+  const back = await readFile(join(gitDir, 'gitdir'), 'utf8').catch(() => null);
+  if (back !== null && (await samePath(resolve(gitDir, back.trim()), dotGit))) return null;
+  const worktree = (await git(top, ['config', '--get', 'core.worktree']).catch(() => '')).trim();
+  if (worktree && (await samePath(resolve(gitDir, worktree), top))) return null;
+  return `${dotGit} points at ${gitDir}, a repository whose work tree is not this folder (not a linked work tree or submodule of it); connect that repository itself`;
 }
 
 /** The commit a branch (or HEAD) points at, or null when it names none. */

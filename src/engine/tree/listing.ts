@@ -15,6 +15,7 @@ import type { Engine } from '../engine.ts';
 import {
   blobSizes,
   diffTree,
+  foreignGitDir,
   type History,
   historySince,
   listFiles,
@@ -158,6 +159,9 @@ export async function listSource(
 ): Promise<Listing> {
   if (source.remote) return listShared(engine, source);
   if (source.isGit) {
+    // A .git replaced since it was connected by one naming another repository is not read ([T1]).
+    const foreign = await foreignGitDir(source.root, source.root);
+    if (foreign) throw new AppError('refused', `${foreign}.`);
     const commit = await resolveCommit(source.root, source.branch);
     if (!commit) throw new AppError('not-found', `${source.root} has no branch ${source.branch ?? 'HEAD'}.`);
     const fromMemo = memo ? await listFromMemo(source, memo, commit) : null;

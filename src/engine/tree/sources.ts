@@ -15,7 +15,7 @@ import type { Engine } from '../engine.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
 import { type Assembly, assemble, brokenLinksOf, treeOf } from './assemble.ts';
 import { retireDocuments, retireRemoved, storeDocuments } from './documents.ts';
-import { currentBranch, gitTopLevel, isAncestor, resolveCommit } from './git.ts';
+import { currentBranch, foreignGitDir, gitTopLevel, isAncestor, resolveCommit } from './git.ts';
 import { refreshGrepIndex } from './grep-index.ts';
 import { indexablePath, PARSED_VERSION, type ParsedDocument } from './index.ts';
 import { type Listing, listShared, listSource } from './listing.ts';
@@ -181,6 +181,8 @@ export async function connectSource(
   const scope = parseScope(input.scope);
   assertCanWrite(engine.db, engine.user, scope);
   const top = await gitTopLevel(folder);
+  const foreign = top ? await foreignGitDir(folder, top) : null;
+  if (foreign) throw new AppError('refused', `${foreign}.`);
   const root = top ?? folder;
   const branch = top ? (input.branch ?? (await currentBranch(root))) : null;
   if (!top && input.branch)

@@ -53,7 +53,14 @@ export const FactsState = defineOperation({
   summary: 'State a fact about an entity, citing the source that says it',
   input: z
     .object({
-      entity: z.string().trim().min(1).max(200).describe("the entity's id (e_…), or its name with `kind`"),
+      entity: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        // A name is one line: a line break in it would split it into aliases and forge printed lines.
+        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters')
+        .describe("the entity's id (e_…), or its name with `kind`"),
       kind: z.enum(ENTITY_KINDS).optional().describe('with a name: person, company, project or other'),
       statement: z.string().trim().min(1).max(FACT_INPUT_LIMITS.statementChars),
       attribute: z

@@ -53,7 +53,12 @@ export const MentionsObserve = defineOperation({
   input: z
     .object({
       item_id: itemId,
-      name: z.string().trim().min(1).max(GRAPH_LIMITS.nameChars),
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(GRAPH_LIMITS.nameChars)
+        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters'),
       kind: z.enum(ENTITY_KINDS),
       span: z
         .object({ start: z.number().int().min(0), end: z.number().int().min(1) })
@@ -163,7 +168,14 @@ export const RunsEnd = defineOperation({
           `work_products is over ${GRAPH_LIMITS.workProductsChars} characters: summarise what was done and learned`,
         ),
       /** Required, except for an agent ending its own run (src/engine/commands/graph.ts). */
-      run_id: z.string().trim().min(1).max(GRAPH_LIMITS.runIdChars).optional(),
+      run_id: z
+        .string()
+        .trim()
+        .min(1)
+        .max(GRAPH_LIMITS.runIdChars)
+        // Printed a run a line (`brain runs`): a line break would forge the next one.
+        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters')
+        .optional(),
     })
     .strict(),
   output: z.object({
