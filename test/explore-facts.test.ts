@@ -96,16 +96,21 @@ describe('brain fact add --span', () => {
   });
 });
 
-/** acme.md added and indexed, with the fact "A box costs EUR 12." stated about Acme Paper Ltd. from it. */
-async function acmeFact() {
+/** acme.md added and indexed: its id. */
+async function addAcme(): Promise<string> {
   const path = join(ws.files, 'acme.md');
   writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
   const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
   await ws.brain('index');
-  const stated = await ws.brainJson<{ entity: { id: string }; fact: { id: string } }>(
+  return id;
+}
+
+/** `brain fact add` of acme.md's price, stated about `entity`. */
+const acmeFactArgs = (entity: string, id: string) =>
+  [
     'fact',
     'add',
-    'Acme Paper Ltd.',
+    entity,
     'A box costs EUR 12.',
     '--kind',
     'company',
@@ -113,6 +118,13 @@ async function acmeFact() {
     id,
     '--quote',
     'EUR 12',
+  ] as const;
+
+/** acme.md added and indexed, with the fact "A box costs EUR 12." stated about Acme Paper Ltd. from it. */
+async function acmeFact() {
+  const id = await addAcme();
+  const stated = await ws.brainJson<{ entity: { id: string }; fact: { id: string } }>(
+    ...acmeFactArgs('Acme Paper Ltd.', id),
   );
   return { id, stated };
 }
@@ -148,13 +160,8 @@ describe('brain fact retire on a fact retired already, and fact add with an id t
 
 describe('brain fact add with both --quote and --span', () => {
   it('refuses a span that does not hold the quote, naming both, and writes nothing', async () => {
-    const path = join(ws.files, 'acme.md');
-    writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
-    const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
-    await ws.brain('index');
-    const args = (span: string) =>
-      ['fact', 'add', 'Acme Paper Ltd.', 'A box costs EUR 12.', '--kind', 'company', '--item', id] //
-        .concat(['--quote', 'EUR 12', '--span', span]);
+    const id = await addAcme();
+    const args = (span: string) => [...acmeFactArgs('Acme Paper Ltd.', id), '--span', span];
     const out = await ws.brain(...args('0-6'));
     expect(out.code).toBe(2);
     expect(out.stderr).toContain(`span 0-6 of ${id}'s text is "# Acme", not the quote "EUR 12"`);
@@ -168,23 +175,9 @@ describe('brain fact add with both --quote and --span', () => {
 
 describe('brain fact add and brain mention with a name that holds a line break or a control character', () => {
   it('refuses the name, naming why, and makes no entity', async () => {
-    const path = join(ws.files, 'acme.md');
-    writeFileSync(path, '# Acme\n\nAcme Paper Ltd. Price per box: EUR 12.\n');
-    const id = (await ws.brainJson<{ added: { id: string }[] }>('add', path)).added[0]?.id ?? '';
-    await ws.brain('index');
+    const id = await addAcme();
     for (const name of ['Acme\nPaper', 'Acme\u001b[2J']) {
-      const fact = await ws.brain(
-        'fact',
-        'add',
-        name,
-        'A box costs EUR 12.',
-        '--kind',
-        'company',
-        '--item',
-        id,
-        '--quote',
-        'EUR 12',
-      );
+      const fact = await ws.brain(...acmeFactArgs(name, id));
       expect(fact.code, JSON.stringify(name)).toBe(2);
       expect(fact.stderr).toContain('facts.state: entity: one line of text, without control characters');
       const mention = await ws.brain('mention', id, name, '--kind', 'company', '--quote', 'Acme Paper Ltd.');
