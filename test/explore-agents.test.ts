@@ -209,3 +209,45 @@ describe('brain_run_end with a run id that holds a line break or a control chara
     );
   });
 });
+
+describe('an agent named app or cli (docs/AGENTS.md [G2])', () => {
+  it('is refused everywhere an agent name is taken, naming the reserved names, and records nothing', async () => {
+    for (const name of ['cli', 'app']) {
+      const observed = await ws.brain('observe', '--agent', name, '--type', 'gotcha', '--text', 'x');
+      expect(observed.code, name).toBe(2);
+      expect(observed.stderr).toContain('observations.add: agent: app and cli are reserved');
+      const server = await ws.brain('mcp', '--agent', name);
+      expect(server.code, name).toBe(2);
+      expect(server.stderr).toContain('error[validation-failed]: --agent: app and cli are reserved');
+      for (const args of [
+        ['set', name, '--tier', 'lead'],
+        ['show', name],
+        ['diff', name, '1', '2'],
+      ]) {
+        const out = await ws.brain('agents', ...args);
+        expect(out.code, args.join(' ')).toBe(2);
+        expect(out.stderr).toContain('app and cli are reserved');
+      }
+    }
+    expect((await ws.brainJson<{ total: number }>('observations', '--agent', 'cli')).total).toBe(0);
+    const list = await ws.brainJson<{ agents: { name: string }[] }>('agents', 'list');
+    expect(list.agents.map((a) => a.name)).not.toContain('cli');
+  });
+});
+
+describe('brain agents diff and rollback with a version that is not a number', () => {
+  it('names the argument and what it expects, not NaN', async () => {
+    const diff = await ws.brain('agents', 'diff', 'bot', 'x', '2');
+    expect(diff.code).toBe(2);
+    expect(diff.stderr).toBe(
+      'error[validation-failed]: agents diff: from: expected a version number, got x\n',
+    );
+    const to = await ws.brain('agents', 'diff', 'bot', '1', '2.5');
+    expect(to.stderr).toBe('error[validation-failed]: agents diff: to: expected a version number, got 2.5\n');
+    const rollback = await ws.brain('agents', 'rollback', 'bot', '--to', 'latest');
+    expect(rollback.code).toBe(2);
+    expect(rollback.stderr).toBe(
+      'error[validation-failed]: agents rollback: --to: expected a version number, got latest\n',
+    );
+  });
+});

@@ -174,3 +174,23 @@ describe('brain tree connect on a folder whose .git is a file', () => {
     expect([connected.root, connected.branch, connected.counts.documents]).toEqual([linked, 'side', 3]);
   });
 });
+
+describe('a file name that holds a line break', () => {
+  it('prints on one line, escaped, in brain tree show, brain files and brain add', async () => {
+    const folder = join(ws.root, 'folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a\nb.md'), '# Line\n\nA page.\n');
+    writeFileSync(join(folder, 'c\r\nd.md'), '# Crlf\n\nAnother page.\n');
+    expect((await ws.brain('tree', 'connect', folder)).code).toBe(0);
+    const show = await ws.brainText('tree', 'show');
+    expect(show).toContain('· a\\u000ab.md  Line\n');
+    expect(show).toContain('· c\\u000d\\u000ad.md  Crlf\n');
+    const files = await ws.brainText('files');
+    expect(files).toContain('folder/a\\u000ab.md\n');
+    expect(files).toContain('folder/c\\u000d\\u000ad.md\n');
+    const added = await ws.brainText('add', join(folder, 'a\nb.md'));
+    expect(added).toContain('a\\u000ab.md\n');
+    for (const out of [show, files, added])
+      expect(out.split('\n').filter((l) => /^b\.md|^d\.md/.test(l))).toEqual([]);
+  });
+});

@@ -16,6 +16,14 @@ function visible(text: string): string {
   return text.replace(CONTROL_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * A name or path printed as one field of a line: its line breaks too are shown as escapes (a
+ * file name may hold one, and would split the line it is printed on).
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function print(line = ''): void {
   process.stdout.write(`${visible(line)}\n`);
 }

@@ -16,7 +16,7 @@ import { toTransferable } from '#shared/errors.ts';
 import { plural } from '#shared/plural.ts';
 import { scopeKeptSentence } from '#shared/scope-kept.ts';
 import { withEngine } from '../context.ts';
-import { print, printJson, progressBar } from '../output.ts';
+import { oneLine, print, printJson, progressBar } from '../output.ts';
 import { readPasswordFile } from '../password-file.ts';
 
 type AddOptions = { scope?: string; externalId?: string; passwordFile?: string; json?: boolean };
@@ -86,12 +86,12 @@ function printReport(result: AddReport, unlocked: Unlocked | null, paths: readon
     print(`Nothing added: no files found in ${paths.join(', ')}.`);
     return;
   }
-  for (const a of result.added) print(`added      ${a.id}  ${a.path}`);
-  for (const u of result.unchanged) print(`unchanged  ${u.id}  ${u.path}`);
-  for (const r of result.refused) print(`refused    ${r.path}: ${r.reason}`);
+  for (const a of result.added) print(`added      ${a.id}  ${oneLine(a.path)}`);
+  for (const u of result.unchanged) print(`unchanged  ${u.id}  ${oneLine(u.path)}`);
+  for (const r of result.refused) print(`refused    ${oneLine(r.path)}: ${r.reason}`);
   for (const f of unlocked?.unlocked ?? [])
-    print(`indexed    ${f.id}  ${f.label} (${plural(f.sections, 'section')})`);
-  for (const f of unlocked?.unlockFailed ?? []) print(`failed     ${f.id}  ${f.label}: ${f.reason}`);
+    print(`indexed    ${f.id}  ${oneLine(f.label)} (${plural(f.sections, 'section')})`);
+  for (const f of unlocked?.unlockFailed ?? []) print(`failed     ${f.id}  ${oneLine(f.label)}: ${f.reason}`);
   const left = result.added.length - (unlocked?.unlocked.length ?? 0);
   print(
     `${result.added.length} added, ${result.unchanged.length} unchanged, ${result.refused.length} refused.` +

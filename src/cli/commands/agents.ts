@@ -46,6 +46,13 @@ function printVersion(v: Version, active: number | null): void {
   );
 }
 
+/** A version number as given on the command line (1, 2, …), else a usage error naming `what`. */
+function versionNumber(what: string, value: string): number {
+  if (!/^\s*[1-9]\d*\s*$/.test(value))
+    throw new AppError('validation-failed', `${what}: expected a version number, got ${value}`);
+  return Number(value);
+}
+
 /** One subcommand: its positional arguments and options (commander passes them, then the command). */
 function register(
   agents: Command,
@@ -116,8 +123,8 @@ export function registerAgents(program: Command): void {
       on(async (engine) => {
         const out = await run(memberContext(engine, 'cli'), AgentsDiff, {
           agent,
-          from: optionalNumber(from),
-          to: optionalNumber(to),
+          from: versionNumber('agents diff: from', from ?? ''),
+          to: versionNumber('agents diff: to', to ?? ''),
         });
         if (o.json) return printJson(out);
         if (out.sections.length === 0) print(`v${out.from} and v${out.to} hold the same entries.`);
@@ -137,7 +144,7 @@ export function registerAgents(program: Command): void {
       on(async (engine) => {
         const out = await run(memberContext(engine, 'cli'), AgentsRollback, {
           agent,
-          to: optionalNumber(o.to as string),
+          to: versionNumber('agents rollback: --to', o.to as string),
         });
         if (o.json) return printJson(out);
         print(

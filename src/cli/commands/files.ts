@@ -9,7 +9,7 @@ import { FilesList } from '#shared/api/ops/files.ts';
 import type { FileRow } from '#shared/api/types.ts';
 import { needsPassword } from '#shared/password.ts';
 import { optionalNumber, withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { oneLine, print, printJson } from '../output.ts';
 
 type FilesOptions = {
   kind?: string[];
@@ -63,7 +63,7 @@ export function registerFiles(program: Command): void {
         const list = await run(memberContext(engine, 'cli'), FilesList, input);
         if (opts.json) return printJson(list);
         if (list.total === 0) return print('No files. Add some with `brain add <path>`.');
-        for (const r of list.rows) print(`${r.id}  ${r.scope}  ${stateOf(r)}  ${r.path ?? r.label}`);
+        for (const r of list.rows) print(`${r.id}  ${r.scope}  ${stateOf(r)}  ${oneLine(r.path ?? r.label)}`);
         const shown = list.rows.length;
         if (shown < list.total) print(`${shown} of ${list.total} files (use --offset and --limit for more).`);
         else print(`${list.total} file${list.total === 1 ? '' : 's'}.`);

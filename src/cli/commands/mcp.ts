@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { AppError } from '#shared/errors.ts';
+import { fixedAgentName } from '../../hosts/mcp/context.ts';
 import { serveMcpHttp } from '../../hosts/mcp/http.ts';
 import { runStdio } from '../../hosts/mcp/stdio.ts';
 import type { GlobalOptions } from '../context.ts';
@@ -57,6 +58,8 @@ export function registerMcp(program: Command): void {
         // The run is printed a line (`brain runs`) and stored as its id: a line break would forge the next one.
         if (opts.run !== undefined && /\p{Cc}/u.test(opts.run))
           throw new AppError('validation-failed', '--run: one line of text, without control characters.');
+        // Refused before anything opens: `app` and `cli` are reserved (docs/AGENTS.md [G2]).
+        fixedAgentName(opts.agent);
         if (opts.http) await runHttp(global, opts);
         else await runStdio({ home: global.home, user: global.as, agent: opts.agent, run: opts.run });
       } catch (err) {

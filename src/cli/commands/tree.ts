@@ -25,14 +25,14 @@ import {
 } from '#shared/api/ops/trees.ts';
 import { plural } from '#shared/plural.ts';
 import { optionalNumber, withEngine } from '../context.ts';
-import { print, printJson } from '../output.ts';
+import { oneLine, print, printJson } from '../output.ts';
 
 type Source = OutputOf<typeof TreesStatus>;
 type Json = { json?: boolean; tree?: string };
 
 function printSource(s: Source): void {
   const c = s.counts;
-  print(`${s.id}  ${s.root}${s.branch ? ` (${s.branch})` : s.isGit ? '' : ' (folder)'}  ${s.scope}`);
+  print(`${s.id}  ${oneLine(s.root)}${s.branch ? ` (${s.branch})` : s.isGit ? '' : ' (folder)'}  ${s.scope}`);
   print(`  state     ${s.state}${s.error ? `: ${s.error}` : ''}`);
   if (s.remote)
     print(
@@ -45,7 +45,7 @@ function printSource(s: Source): void {
     `  holds     ${plural(c.documents, 'document')}, ${plural(c.folders, 'folder')}, ${plural(c.sections, 'section')}, ${plural(c.cards, 'card')}, ${plural(c.links, 'link')}, ${c.broken} broken${c.skipped ? `, ${c.skipped} left out` : ''}`,
   );
   s.leftOut.forEach((f, i) => {
-    print(`  ${i === 0 ? 'left out ' : '         '} ${f.path} (${f.reason})`);
+    print(`  ${i === 0 ? 'left out ' : '         '} ${oneLine(f.path)} (${f.reason})`);
   });
   if (c.skipped > s.leftOut.length && s.leftOut.length > 0)
     print(`            and ${plural(c.skipped - s.leftOut.length, 'more file')}`);
@@ -137,11 +137,11 @@ export function registerTree(program: Command): void {
           limit: optionalNumber(opts.limit),
         }),
         (out) => {
-          print([...out.breadcrumb.map((b) => b.title), out.node.title].join(' › '));
+          print([...out.breadcrumb.map((b) => b.title), out.node.title].map(oneLine).join(' › '));
           if (out.node.summary) print(`  ${out.node.summary}`);
           for (const c of out.children) {
             print(
-              `${c.kind === 'folder' ? '▸' : '·'} ${c.id}  ${c.title}${c.status ? ` [${c.status}]` : ''}`,
+              `${c.kind === 'folder' ? '▸' : '·'} ${oneLine(c.id)}  ${oneLine(c.title)}${c.status ? ` [${c.status}]` : ''}`,
             );
             if (c.summary) print(`    ${c.summary}`);
           }
@@ -168,7 +168,7 @@ export function registerTree(program: Command): void {
         }),
         (out) => {
           const c = out.citation;
-          print(`${c.path}:${c.lineStart}-${c.lineEnd} @ ${c.commit}`);
+          print(`${oneLine(c.path)}:${c.lineStart}-${c.lineEnd} @ ${c.commit}`);
           for (const [i, l] of out.text.split('\n').entries())
             print(`${String(c.lineStart + i).padStart(5)}  ${l}`);
           if (out.truncated)
@@ -191,7 +191,7 @@ export function registerTree(program: Command): void {
         (o) => ({ tree: o.tree, query }),
         (out) => {
           if (out.matches.length === 0) print(`Nothing in the tree is named ${query}.`);
-          for (const m of out.matches) print(`${m.node.id}  ${m.node.title}`);
+          for (const m of out.matches) print(`${oneLine(m.node.id)}  ${oneLine(m.node.title)}`);
         },
         opts,
       ),
@@ -207,7 +207,8 @@ export function registerTree(program: Command): void {
         TreesGrep,
         (o) => ({ tree: o.tree, text: words.join(' '), under: opts.under, ignoreCase: !opts.case }),
         (out) => {
-          for (const m of out.matches) print(`${m.path}:${m.line}  ${m.text.trim()}  (${m.node})`);
+          for (const m of out.matches)
+            print(`${oneLine(m.path)}:${m.line}  ${m.text.trim()}  (${oneLine(m.node)})`);
           if (out.matches.length === 0) print('No line holds every word.');
           if (out.truncated) print('… more lines match: narrow it with --under or more words.');
         },
@@ -231,7 +232,7 @@ export function registerTree(program: Command): void {
         }),
         (out) => {
           if (out.total === 0) print(`Nothing links to ${node}.`);
-          for (const b of out.items) print(`${b.node} → ${b.target} (${b.linkKind})`);
+          for (const b of out.items) print(`${oneLine(b.node)} → ${oneLine(b.target)} (${b.linkKind})`);
           if (out.nextOffset !== null)
             print(`… ${out.total - out.nextOffset} more (--offset ${out.nextOffset})`);
         },
@@ -256,9 +257,9 @@ export function registerTree(program: Command): void {
           );
           for (const d of out.documents)
             print(
-              `${d.status.padEnd(8)} ${d.oldPath ? `${d.oldPath} → ` : ''}${d.path}${d.linesAdded === null ? '' : `  +${d.linesAdded} -${d.linesRemoved}`}`,
+              `${d.status.padEnd(8)} ${d.oldPath ? `${oneLine(d.oldPath)} → ` : ''}${oneLine(d.path)}${d.linesAdded === null ? '' : `  +${d.linesAdded} -${d.linesRemoved}`}`,
             );
-          for (const n of out.nodes) print(`  changed  ${n.node}  ${n.title}`);
+          for (const n of out.nodes) print(`  changed  ${oneLine(n.node)}  ${oneLine(n.title)}`);
           if (!out.linesKnown)
             print('(some older text is not here: those documents are listed without their sections)');
         },
@@ -273,7 +274,7 @@ export function registerTree(program: Command): void {
       (o) => ({ tree: o.tree }),
       (out) => {
         if (out.links.length === 0) print('No broken links.');
-        for (const l of out.links) print(`${l.from} → ${l.target}`);
+        for (const l of out.links) print(`${oneLine(l.from)} → ${oneLine(l.target)}`);
       },
       opts,
     ),

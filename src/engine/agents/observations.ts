@@ -12,8 +12,10 @@ import type { z } from 'zod';
 import {
   AGENT_NAME_RE,
   HUMAN_TYPE_PREFIX,
+  isReservedAgentName,
   OBSERVATION_LIMITS as L,
   type ObservationSchema,
+  RESERVED_AGENT_NAME_MESSAGE,
 } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
@@ -121,6 +123,9 @@ function checkImportance(importance: number | null | undefined): number {
 function checkObserver(who: Observer, type: string): void {
   if (who.agent !== null && !AGENT_NAME_RE.test(who.agent))
     refuse('agent', `1 to ${L.agentChars} letters, digits, . _ - (got "${who.agent.slice(0, 80)}").`);
+  // docs/AGENTS.md [G2]: `app` and `cli` mark a run a member ended.
+  if (who.agent !== null && isReservedAgentName(who.agent))
+    refuse('agent', `${RESERVED_AGENT_NAME_MESSAGE}.`);
   if (who.run !== null && (who.run.trim().length < 1 || who.run.length > L.runChars))
     refuse('run', `1 to ${L.runChars} characters.`);
   if (who.run !== null && CONTROL_RE.test(who.run))

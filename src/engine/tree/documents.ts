@@ -5,9 +5,11 @@
  * longer has are retired. A received tree's documents are its creator's items already.
  */
 import { basename } from 'node:path';
+import { AppError } from '#shared/errors.ts';
 import { type AddResult, addBytes } from '../add/add.ts';
 import { stmt, writeTx } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
+import { detectEncoding } from '../ingest/text-decode.ts';
 import { retireFile } from '../knowledge/retire.ts';
 import type { Listing } from './listing.ts';
 import type { Entry } from './memo.ts';
@@ -24,7 +26,20 @@ export type StoredDocuments = {
   items: Map<string, string | null>;
   /** The file items added anew (the caller indexes them). */
   added: string[];
+  /** The documents left out for their bytes, with the reason: binary ones ([T5]). */
+  leftOut: Map<string, string>;
 };
+
+/** Why a document's bytes keep it out of the tree (binary, as `brain add` refuses them), or null. */
+function bytesLeftOut(bytes: Buffer): string | null {
+  try {
+    detectEncoding(bytes);
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'refused') return err.message;
+    throw err;
+  }
+}
 
 /** Reads, parses and stores some documents of a listing, in order. */
 export async function storeDocuments(
@@ -35,11 +50,16 @@ export async function storeDocuments(
 ): Promise<StoredDocuments> {
   const changedOf = (path: string) => listing.changes?.get(path) ?? null;
   const bytes = await listing.read(entries);
-  const out: StoredDocuments = { parsed: new Map(), items: new Map(), added: [] };
+  const out: StoredDocuments = { parsed: new Map(), items: new Map(), added: [], leftOut: new Map() };
   const result: AddResult = { added: [], unchanged: [], refused: [], scopeKept: [] };
   const anew = new Set<string>();
   for (const e of entries) {
     const b = bytes.get(e.path) ?? Buffer.alloc(0);
+    const reason = bytesLeftOut(b);
+    if (reason !== null) {
+      out.leftOut.set(e.path, reason);
+      continue;
+    }
     const p = parseDocument({ path: e.path, text: b.toString('utf8'), changed: changedOf(e.path) });
     out.parsed.set(e.path, { blob: e.blob, json: JSON.stringify(p), doc: p });
     if (listing.shared) {

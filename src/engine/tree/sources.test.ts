@@ -102,6 +102,51 @@ describe('repository trees', () => {
     ]);
   });
 
+  it('[T5] leaves a binary .md file out with its reason, in a whole build and in one from the memo', async () => {
+    const binary = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
+    for (let i = 0; i < 30; i++) put(`p${i}.md`, `# Page ${i}\n\nText.\n`);
+    writeFileSync(join(repo, 'logo.md'), binary);
+    commit('start');
+    const source = await call('trees.connect', { folder: repo });
+    const tree = String(source.id);
+    expect(source.leftOut).toEqual([{ path: 'logo.md', reason: 'binary content, not text' }]);
+    expect(source.counts).toMatchObject({ documents: 30, skipped: 1 });
+    const ids = async () => ((await call('trees.tree', {})).children as { id: string }[]).map((c) => c.id);
+    expect(await ids()).not.toContain('logo.md');
+    // A page that becomes binary, and a new binary file, in a build from the memo.
+    writeFileSync(join(repo, 'p1.md'), binary);
+    writeFileSync(join(repo, 'more.md'), binary);
+    commit('binary');
+    expect(await buildSource(engine, tree)).toMatchObject({ whole: false, fromMemo: true });
+    const status = await call('trees.status', {});
+    const leftOut = [
+      { path: 'logo.md', reason: 'binary content, not text' },
+      { path: 'more.md', reason: 'binary content, not text' },
+      { path: 'p1.md', reason: 'binary content, not text' },
+    ];
+    expect(status.leftOut).toEqual(leftOut);
+    expect(status.counts).toMatchObject({ documents: 29, skipped: 3 });
+    expect(await ids()).not.toContain('p1.md');
+    const incremental = storedRows(tree);
+    // A whole build of the same commit agrees.
+    expect(await buildSource(engine, tree, { rebuild: true })).toMatchObject({ whole: true });
+    expect(storedRows(tree)).toEqual(incremental);
+    expect((await call('trees.status', {})).leftOut).toEqual(leftOut);
+    // So does an incremental build from the database (another process, without the memo).
+    put('p2.md', '# Page 2\n\nChanged.\n');
+    writeFileSync(join(repo, 'p3.md'), binary);
+    commit('more');
+    const other = ws.open();
+    expect(await buildSource(other, tree)).toMatchObject({ whole: false, fromMemo: false });
+    await other.close();
+    expect(((await call('trees.status', {})).leftOut as { path: string }[]).map((f) => f.path)).toEqual([
+      'logo.md',
+      'more.md',
+      'p1.md',
+      'p3.md',
+    ]);
+  });
+
   it('[T3] stores the documents as files of the workspace, found by search', async () => {
     put('decisions/adr-001.md', '# ADR-001 Use SQLite\n\nWe keep a local replica in SQLite.\n');
     commit('ADR-001');

@@ -494,8 +494,14 @@ async function buildListed(
   }));
   const toParse = whole ? indexed : fresh;
   const done = await storeDocuments(engine, source, listing, toParse);
+  // Binary bytes under a .md name are left out like the paths above ([T5]).
+  for (const [path, reason] of done.leftOut) {
+    skipped.set(path, reason);
+    present.delete(path);
+  }
   const docs = new Map<string, StoredDoc>();
   for (const e of indexed) {
+    if (done.leftOut.has(e.path)) continue;
     const now = done.parsed.get(e.path);
     const item = now ? (done.items.get(e.path) ?? null) : (stored.get(e.path)?.item ?? null);
     docs.set(e.path, {
@@ -615,8 +621,14 @@ async function buildFromMemo(
     else memo.skipped.set(path, reason);
   }
   const done = await storeDocuments(engine, source, listing, toParse);
+  // Binary bytes under a .md name are left out ([T5]): a document that held text before is gone.
+  for (const [path, reason] of done.leftOut) {
+    memo.skipped.set(path, reason);
+    if (memo.docs.has(path)) gone.push(path);
+  }
   const changes = new Map<string, ParsedDocument | null>();
   for (const e of toParse) {
+    if (done.leftOut.has(e.path)) continue;
     const doc = (done.parsed.get(e.path) as { doc: ParsedDocument }).doc;
     changes.set(e.path, doc);
     memo.docs.set(e.path, { blob: e.blob, item: done.items.get(e.path) ?? null, doc, json: null });
@@ -625,7 +637,14 @@ async function buildFromMemo(
     changes.set(path, null);
     memo.docs.delete(path);
   }
-  if (memo.shared) updateShared(engine, source, memo.shared, toParse, gone);
+  if (memo.shared)
+    updateShared(
+      engine,
+      source,
+      memo.shared,
+      toParse.filter((e) => !done.leftOut.has(e.path)),
+      gone,
+    );
   const others = othersOf(listing, memo.skipped);
   const rows = changedRows(memo, changes, { otherPaths: others, rootTitle: listing.name });
   const shared = memo.shared;

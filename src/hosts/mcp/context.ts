@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { newRunMount, type RunMount } from '#engine/agents/mount.ts';
 import type { Engine } from '#engine/engine.ts';
+import { isReservedAgentName, RESERVED_AGENT_NAME_MESSAGE } from '#shared/api/ops/agents.ts';
+import { AppError } from '#shared/errors.ts';
 
 export type AgentContext = {
   engine: Engine;
@@ -30,6 +32,23 @@ function cleanAgentName(name: string | undefined): string | undefined {
   return clean || undefined;
 }
 
+/**
+ * The name `--agent` gives, as the server will run under it; `app` and `cli` are refused (they mark
+ * a run a member ended, docs/AGENTS.md [G2]).
+ */
+export function fixedAgentName(agent: string | undefined): string | undefined {
+  const fixed = cleanAgentName(agent);
+  if (fixed !== undefined && isReservedAgentName(fixed))
+    throw new AppError('validation-failed', `--agent: ${RESERVED_AGENT_NAME_MESSAGE}.`);
+  return fixed;
+}
+
+/** The MCP client's name, unless it is a reserved one ([G2]): then the default name. */
+function clientAgentName(name: string | undefined): string | undefined {
+  const clean = cleanAgentName(name);
+  return clean !== undefined && isReservedAgentName(clean) ? undefined : clean;
+}
+
 function newRunId(): string {
   return `run-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }
@@ -38,12 +57,12 @@ export function createAgentContext(
   engine: Engine,
   options: { agent?: string; run?: string; clientName: () => string | undefined },
 ): AgentContext {
-  const fixed = cleanAgentName(options.agent);
+  const fixed = fixedAgentName(options.agent);
   return {
     engine,
     run: options.run?.trim() || newRunId(),
     startedAt: new Date().toISOString(),
-    agentName: () => fixed ?? cleanAgentName(options.clientName()) ?? 'mcp-client',
+    agentName: () => fixed ?? clientAgentName(options.clientName()) ?? 'mcp-client',
     results: new Map(),
     mount: newRunMount(),
   };

@@ -118,10 +118,25 @@ export const ObservationsList = defineOperation({
 /** An agent's name (what `brain mcp --agent` or the MCP client says), everywhere it is checked. */
 export const AGENT_NAME_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Names no agent may take: a run a member ends on the app or the command line is recorded under
+ * its surface, `app` or `cli`, and those names mark it as the member's (docs/AGENTS.md [G2];
+ * runsEnd in src/engine/commands/graph.ts).
+ */
+const RESERVED_AGENT_NAMES = ['app', 'cli'] as const;
+
+export function isReservedAgentName(name: string): boolean {
+  return (RESERVED_AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/** Why a reserved name is refused, for every surface that takes an agent's name. */
+export const RESERVED_AGENT_NAME_MESSAGE = `${RESERVED_AGENT_NAMES.join(' and ')} are reserved (they mark a run a member ended on the app or the command line); choose another agent name`;
+
 export const AgentName = z
   .string()
   .trim()
   .regex(AGENT_NAME_RE, 'an agent name: 1 to 64 letters, digits, . _ -')
+  .refine((name) => !isReservedAgentName(name), RESERVED_AGENT_NAME_MESSAGE)
   .describe('the agent (the name it runs under)');
 
 export const AGENT_TIERS = ['lead', 'default', 'high-volume'] as const;
