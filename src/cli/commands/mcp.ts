@@ -5,6 +5,7 @@
  * client's name), --run sets the run id (default: one per process, or per HTTP session).
  */
 import type { Command } from 'commander';
+import { ONE_LINE_MESSAGE, ONE_LINE_RE } from '#shared/api/schemas.ts';
 import { AppError } from '#shared/errors.ts';
 import { fixedAgentName } from '../../hosts/mcp/context.ts';
 import { serveMcpHttp } from '../../hosts/mcp/http.ts';
@@ -56,8 +57,8 @@ export function registerMcp(program: Command): void {
       const global = program.opts<GlobalOptions>();
       try {
         // The run is printed a line (`brain runs`) and stored as its id: a line break would forge the next one.
-        if (opts.run !== undefined && /\p{Cc}/u.test(opts.run))
-          throw new AppError('validation-failed', '--run: one line of text, without control characters.');
+        if (opts.run !== undefined && !ONE_LINE_RE.test(opts.run))
+          throw new AppError('validation-failed', `--run: ${ONE_LINE_MESSAGE}.`);
         // Refused before anything opens: `app` and `cli` are reserved (docs/AGENTS.md [G2]).
         fixedAgentName(opts.agent);
         if (opts.http) await runHttp(global, opts);

@@ -5,7 +5,7 @@
  * rollback moves only the pointer. Who may: reading needs the agent's scope to be visible to the
  * reader; acting (set, rollback, synthesize, prune) needs the reader to be able to write there.
  */
-import { AGENT_NAME_RE, isReservedAgentName, RESERVED_AGENT_NAME_MESSAGE } from '#shared/api/ops/agents.ts';
+import { agentNameProblem } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { agentId } from '../ids.ts';
@@ -108,14 +108,9 @@ export function ensureAgent(
   creator: string,
   now = new Date(),
 ): AgentRow {
-  if (!AGENT_NAME_RE.test(name))
-    throw new AppError(
-      'validation-failed',
-      `agent: 1 to 64 letters, digits, . _ - (got "${name.slice(0, 80)}").`,
-    );
-  // docs/AGENTS.md [G2]: `app` and `cli` mark a run a member ended.
-  if (isReservedAgentName(name))
-    throw new AppError('validation-failed', `agent: ${RESERVED_AGENT_NAME_MESSAGE}.`);
+  // docs/AGENTS.md [G2]: also not `app` or `cli`, which mark a run a member ended.
+  const problem = agentNameProblem(name);
+  if (problem) throw new AppError('validation-failed', `agent: ${problem}.`);
   const found = findAgent(db, workspaceId, creator, name);
   if (found) return found;
   const at = now.toISOString();

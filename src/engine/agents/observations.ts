@@ -10,13 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
-  AGENT_NAME_RE,
+  agentNameProblem,
   HUMAN_TYPE_PREFIX,
-  isReservedAgentName,
   OBSERVATION_LIMITS as L,
   type ObservationSchema,
-  RESERVED_AGENT_NAME_MESSAGE,
 } from '#shared/api/ops/agents.ts';
+import { ONE_LINE_MESSAGE, ONE_LINE_RE } from '#shared/api/schemas.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Db } from '../db/driver.ts';
 import { observationId } from '../ids.ts';
@@ -71,9 +70,6 @@ export type ObservationRow = {
   synthesized_version: number | null;
 };
 
-// A type is one line of printable text.
-const CONTROL_RE = /\p{Cc}/u;
-
 function refuse(field: string, reason: string): never {
   throw new AppError('validation-failed', `observations.add: ${field}: ${reason}`);
 }
@@ -82,7 +78,7 @@ function checkType(type: string, agent: string | null): string {
   const t = type.trim();
   if (t.length < 1 || t.length > L.typeChars)
     refuse('type', `1 to ${L.typeChars} characters (got ${t.length}).`);
-  if (CONTROL_RE.test(t)) refuse('type', 'one line of text, without control characters.');
+  if (!ONE_LINE_RE.test(t)) refuse('type', `${ONE_LINE_MESSAGE}.`);
   const human = t.startsWith(HUMAN_TYPE_PREFIX);
   if (agent === null && !human)
     refuse(
@@ -121,15 +117,12 @@ function checkImportance(importance: number | null | undefined): number {
 }
 
 function checkObserver(who: Observer, type: string): void {
-  if (who.agent !== null && !AGENT_NAME_RE.test(who.agent))
-    refuse('agent', `1 to ${L.agentChars} letters, digits, . _ - (got "${who.agent.slice(0, 80)}").`);
-  // docs/AGENTS.md [G2]: `app` and `cli` mark a run a member ended.
-  if (who.agent !== null && isReservedAgentName(who.agent))
-    refuse('agent', `${RESERVED_AGENT_NAME_MESSAGE}.`);
+  // docs/AGENTS.md [G2]: also not `app` or `cli`, which mark a run a member ended.
+  const problem = who.agent === null ? null : agentNameProblem(who.agent);
+  if (problem) refuse('agent', `${problem}.`);
   if (who.run !== null && (who.run.trim().length < 1 || who.run.length > L.runChars))
     refuse('run', `1 to ${L.runChars} characters.`);
-  if (who.run !== null && CONTROL_RE.test(who.run))
-    refuse('run', 'one line of text, without control characters.');
+  if (who.run !== null && !ONE_LINE_RE.test(who.run)) refuse('run', `${ONE_LINE_MESSAGE}.`);
   if (
     who.run !== null &&
     who.agent === null &&

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { newRunMount, type RunMount } from '#engine/agents/mount.ts';
 import type { Engine } from '#engine/engine.ts';
-import { isReservedAgentName, RESERVED_AGENT_NAME_MESSAGE } from '#shared/api/ops/agents.ts';
+import { agentNameProblem } from '#shared/api/ops/agents.ts';
 import { AppError } from '#shared/errors.ts';
 
 export type AgentContext = {
@@ -38,15 +38,15 @@ function cleanAgentName(name: string | undefined): string | undefined {
  */
 export function fixedAgentName(agent: string | undefined): string | undefined {
   const fixed = cleanAgentName(agent);
-  if (fixed !== undefined && isReservedAgentName(fixed))
-    throw new AppError('validation-failed', `--agent: ${RESERVED_AGENT_NAME_MESSAGE}.`);
+  const problem = fixed === undefined ? null : agentNameProblem(fixed);
+  if (problem) throw new AppError('validation-failed', `--agent: ${problem}.`);
   return fixed;
 }
 
 /** The MCP client's name, unless it is a reserved one ([G2]): then the default name. */
 function clientAgentName(name: string | undefined): string | undefined {
   const clean = cleanAgentName(name);
-  return clean !== undefined && isReservedAgentName(clean) ? undefined : clean;
+  return clean !== undefined && agentNameProblem(clean) ? undefined : clean;
 }
 
 function newRunId(): string {

@@ -6,6 +6,13 @@
 import { z } from 'zod';
 import type { Citation, Locator, SearchHit, SearchResult } from '../types.ts';
 
+/**
+ * A name or id printed as one line (`brain runs`, alias lists): no line break or other control
+ * character, which would split it or forge the next line. Checked by the contract and the engine.
+ */
+export const ONE_LINE_RE = /^\P{Cc}*$/u;
+export const ONE_LINE_MESSAGE = 'one line of text, without control characters';
+
 export const StorageKindSchema = z.enum(['file', 'section', 'note', 'entity']);
 
 const BboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);

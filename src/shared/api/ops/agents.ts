@@ -125,12 +125,21 @@ export const AGENT_NAME_RE = /^[A-Za-z0-9._-]{1,64}$/;
  */
 const RESERVED_AGENT_NAMES = ['app', 'cli'] as const;
 
-export function isReservedAgentName(name: string): boolean {
+function isReservedAgentName(name: string): boolean {
   return (RESERVED_AGENT_NAMES as readonly string[]).includes(name);
 }
 
 /** Why a reserved name is refused, for every surface that takes an agent's name. */
-export const RESERVED_AGENT_NAME_MESSAGE = `${RESERVED_AGENT_NAMES.join(' and ')} are reserved (they mark a run a member ended on the app or the command line); choose another agent name`;
+const RESERVED_AGENT_NAME_MESSAGE = `${RESERVED_AGENT_NAMES.join(' and ')} are reserved (they mark a run a member ended on the app or the command line); choose another agent name`;
+
+/**
+ * Why `name` cannot be an agent's, or null: the one check the engine and `brain mcp --agent` make
+ * of a name they are given (the contract's AgentName says the same).
+ */
+export function agentNameProblem(name: string): string | null {
+  if (!AGENT_NAME_RE.test(name)) return `1 to 64 letters, digits, . _ - (got "${name.slice(0, 80)}")`;
+  return isReservedAgentName(name) ? RESERVED_AGENT_NAME_MESSAGE : null;
+}
 
 export const AgentName = z
   .string()

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FRAMED_DATA_NOT_INSTRUCTIONS } from '#shared/framing-text.ts';
 import { defineOperation } from '../operation.ts';
-import { CitationSchema } from '../schemas.ts';
+import { CitationSchema, ONE_LINE_MESSAGE, ONE_LINE_RE } from '../schemas.ts';
 import { EdgeViewSchema, ENTITY_KINDS, ItemViewSchema } from './graph.ts';
 
 export const FACT_INPUT_LIMITS = {
@@ -59,7 +59,7 @@ export const FactsState = defineOperation({
         .min(1)
         .max(200)
         // A name is one line: a line break in it would split it into aliases and forge printed lines.
-        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters')
+        .regex(ONE_LINE_RE, ONE_LINE_MESSAGE)
         .describe("the entity's id (e_…), or its name with `kind`"),
       kind: z.enum(ENTITY_KINDS).optional().describe('with a name: person, company, project or other'),
       statement: z.string().trim().min(1).max(FACT_INPUT_LIMITS.statementChars),

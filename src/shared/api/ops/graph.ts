@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { NEIGHBORHOOD_EDGES_PER_HOP, NEIGHBORHOOD_ITEMS_PER_HOP } from '#shared/constants.ts';
 import { FRAMED_DATA_NOT_INSTRUCTIONS } from '#shared/framing-text.ts';
 import { defineOperation } from '../operation.ts';
-import { StorageKindSchema } from '../schemas.ts';
+import { ONE_LINE_MESSAGE, ONE_LINE_RE, StorageKindSchema } from '../schemas.ts';
 
 export const GRAPH_LIMITS = {
   idChars: 64,
@@ -53,12 +53,7 @@ export const MentionsObserve = defineOperation({
   input: z
     .object({
       item_id: itemId,
-      name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(GRAPH_LIMITS.nameChars)
-        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters'),
+      name: z.string().trim().min(1).max(GRAPH_LIMITS.nameChars).regex(ONE_LINE_RE, ONE_LINE_MESSAGE),
       kind: z.enum(ENTITY_KINDS),
       span: z
         .object({ start: z.number().int().min(0), end: z.number().int().min(1) })
@@ -174,7 +169,7 @@ export const RunsEnd = defineOperation({
         .min(1)
         .max(GRAPH_LIMITS.runIdChars)
         // Printed a run a line (`brain runs`): a line break would forge the next one.
-        .regex(/^\P{Cc}*$/u, 'one line of text, without control characters')
+        .regex(ONE_LINE_RE, ONE_LINE_MESSAGE)
         .optional(),
     })
     .strict(),
