@@ -234,80 +234,88 @@ const codeOf = (kind: string | undefined): number =>
   kind === 'file' ? 1 : kind === 'section' ? 2 : kind === 'note' || kind === 'entity' ? 3 : OTHER;
 
 /**
- * Each row's stream, by rowid, as far as this connection has met the row. A row's storage kind
- * never changes, so what is cached stays true but for a rowid SQLite gave again after the last
- * row was deleted; whatever is cached, the rows a stream keeps are read again from the database
- * before they count (rankByStream), so a stale entry can only cost a search its shortcut.
+ * Each row's stream, by rowid. A row's storage kind never changes, so what is cached stays true
+ * but for a rowid SQLite gave again after the last row was deleted; whatever is cached, the rows a
+ * stream keeps are read again from the database before they count (rankByStream), so a stale
+ * entry can only cost a search its shortcut.
  *
- * Rows are learnt a block of KIND_BLOCK rowids at a time where a search meets several new rows
- * of the block (KIND_BLOCK_MIN): most rows are sections, so one read of a block's other rows (the
- * narrow index, by rowid range) tells every row of it, where reading each matching row on its own
- * cost ~1.5 us a row, 2-5 ms a search that meets new rows at 100k sections. Only rows up to the table's largest rowid are learnt: a row written later takes a
- * larger rowid, stays unknown, and is read on its own, or with its block while that block was
- * not yet whole when read.
+ * Most rows are sections, so a connection learns every row's kind at once from the others: the
+ * rowids of the rows that are not sections, read by their kind's index (items_kind_scope), and
+ * every other rowid up to the table's largest is a section's. Rows written later take larger
+ * rowids and are learnt a range at a time, from the narrow index by rowid, when a search first
+ * meets one. Measured at 1M sections (70,000 other rows): the first search of a fresh process with
+ * the page cache dropped spent 568 ms learning 1,175 rows' kinds a block of 1,024 rowids at a
+ * time (each block some index pages scattered through the 4 GB file); reading the 70,000 others
+ * takes about 40 ms cold, and about 3 ms at 100k sections.
  */
-type KindCache = { codes: Uint8Array; complete: Uint8Array };
+type KindCache = { codes: Uint8Array; known: number };
 const kindCaches = new WeakMap<Db, KindCache>();
-const KIND_BLOCK = 1024;
-/**
- * A block is read whole when it holds at least this many rows to learn; fewer are read one by one.
- * Reading a block costs about what reading 8 rows on their own does from a cold disk (~0.5 ms at
- * 1M sections; its index entries are some pages in a row): the first search of a fresh process on
- * 1M sections, meeting 1,175 rows in 1,000 blocks, took 504 ms to learn their kinds block by block.
- */
-const KIND_BLOCK_MIN = 8;
 const SECTION = 2;
 
-function grown(cache: KindCache | undefined, top: number): KindCache {
-  if (cache && cache.codes.length > top) return cache;
-  const size = Math.max(top + 1, Math.ceil((cache?.codes.length ?? KIND_BLOCK) * 1.5));
-  const codes = new Uint8Array(Math.ceil(size / KIND_BLOCK) * KIND_BLOCK);
-  const complete = new Uint8Array(codes.length / KIND_BLOCK);
-  if (cache) {
-    codes.set(cache.codes);
-    complete.set(cache.complete);
+function largestRowid(db: Db): number {
+  return (stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null }).n ?? 0;
+}
+
+/** Rowids above `from` up to `to` are learnt: sections unless `others` names them. */
+function learn(codes: Uint8Array, from: number, to: number, others: [number, string][]): void {
+  codes.fill(SECTION, from + 1, to + 1);
+  for (const [rowid, kind] of others) if (rowid > from && rowid <= to) codes[rowid] = codeOf(kind);
+}
+
+function kindCache(db: Db, top: number): KindCache {
+  let cache = kindCaches.get(db);
+  if (!cache) {
+    const last = largestRowid(db);
+    // Read after the largest rowid: a row written in between is above `last` and left unknown.
+    const others = stmt(
+      db,
+      `SELECT rowid, storage_kind FROM items WHERE storage_kind < 'section'
+       UNION ALL SELECT rowid, storage_kind FROM items WHERE storage_kind > 'section'`,
+    )
+      .raw()
+      .all() as [number, string][];
+    cache = { codes: new Uint8Array(Math.ceil((last + 1) * 1.25) + 1024), known: 0 };
+    learn(cache.codes, 0, last, others);
+    cache.known = last;
+    kindCaches.set(db, cache);
   }
-  return { codes, complete };
+  if (top > cache.known) {
+    const last = largestRowid(db);
+    if (last > cache.known) {
+      if (cache.codes.length <= last) {
+        const codes = new Uint8Array(Math.ceil((last + 1) * 1.25));
+        codes.set(cache.codes);
+        cache.codes = codes;
+      }
+      const others = stmt(
+        db,
+        `SELECT rowid, storage_kind FROM items INDEXED BY items_search
+         WHERE rowid > ? AND rowid <= ? AND storage_kind <> 'section'`,
+      )
+        .raw()
+        .all(cache.known, last) as [number, string][];
+      learn(cache.codes, cache.known, last, others);
+      cache.known = last;
+    }
+  }
+  return cache;
 }
 
 function kindCodes(db: Db, rowids: readonly number[]): Uint8Array {
   let top = 0;
   for (const r of rowids) if (r > top) top = r;
-  const cache = grown(kindCaches.get(db), top);
-  kindCaches.set(db, cache);
-  const { codes, complete } = cache;
-  const unknownIn = new Map<number, number>();
-  for (const r of rowids) {
-    const block = Math.floor(r / KIND_BLOCK);
-    if (codes[r] === UNKNOWN && !complete[block]) unknownIn.set(block, (unknownIn.get(block) ?? 0) + 1);
-  }
-  const blocks = [...unknownIn].filter(([, n]) => n >= KIND_BLOCK_MIN).map(([block]) => block);
-  if (blocks.length > 0) {
-    const last = (stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null }).n ?? 0;
-    const others = stmt(
-      db,
-      `SELECT rowid, storage_kind FROM items INDEXED BY items_search
-       WHERE rowid BETWEEN ? AND ? AND storage_kind <> 'section'`,
-    ).raw();
-    for (const block of blocks) {
-      const lo = block * KIND_BLOCK;
-      const hi = Math.min(lo + KIND_BLOCK - 1, last);
-      if (hi >= lo) codes.fill(SECTION, lo, hi + 1);
-      for (const [rowid, kind] of others.all(lo, hi) as [number, string][]) codes[rowid] = codeOf(kind);
-      if (lo + KIND_BLOCK - 1 <= last) complete[block] = 1;
-    }
-  }
+  const { codes } = kindCache(db, top);
   const read = stmt(
     db,
     'SELECT rowid, storage_kind FROM items INDEXED BY items_search WHERE rowid IN (SELECT value FROM json_each(?))',
   ).raw();
-  // Rows past the table's end when their block was read, and rows found stale (rankByStream).
-  const unknown = rowids.filter((r) => codes[r] === UNKNOWN);
+  // Rows found stale (rankByStream), and rows past the table's end (gone before they were read).
+  const unknown = rowids.filter((r) => r >= codes.length || codes[r] === UNKNOWN);
   for (let i = 0; i < unknown.length; i += VERIFY_BATCH) {
     const batch = unknown.slice(i, i + VERIFY_BATCH);
-    for (const r of batch) codes[r] = OTHER; // a row not found is in no stream
+    for (const r of batch) if (r < codes.length) codes[r] = OTHER; // a row not found is in no stream
     for (const [rowid, kind] of read.all(JSON.stringify(batch)) as [number, string][])
-      codes[rowid] = codeOf(kind);
+      if (rowid < codes.length) codes[rowid] = codeOf(kind);
   }
   return codes;
 }
