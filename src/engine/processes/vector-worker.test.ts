@@ -1,7 +1,10 @@
 /** The vector streams on the vector worker answer exactly as the in-thread streams do. */
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
 import { upsertNote } from '../knowledge/notes.ts';
+import { closeMirrorFile, mirrorPath, openMirrorFile } from '../search/mirror-file.ts';
 import { runStreams, search } from '../search/search.ts';
 import {
   closeVectorWorker,
@@ -108,6 +111,24 @@ describe('vector worker', () => {
     }).vector;
     expect(fromWorker).toEqual(inThread);
     await closeVectorWorker(engine.db);
+  });
+
+  it('closing lets it finish writing the mirror file it renews after a first load', async () => {
+    const [q] = await engine.embedder.embed(['onboarding checklist']);
+    const query = { vector: q!, model: engine.embedder.modelId()! };
+    const want = startVectors(engine.db, query, ['org'], 50)!.collect();
+    await closeVectorWorker(engine.db);
+    // A generation the file does not name, with every chunk as it was: the next worker checks the
+    // file chunk by chunk, answers, then writes the file anew (after its answer).
+    const generation = 'g00000000000000aa';
+    engine.db.prepare("UPDATE meta SET value = ? WHERE key = 'vec_generation'").run(generation);
+    expect(startVectors(engine.db, query, ['org'], 50)!.collect()).toEqual(want);
+    await closeVectorWorker(engine.db);
+    const path = mirrorPath(engine.db.name, 'note');
+    const file = openMirrorFile(path);
+    expect(file?.generation).toBe(generation);
+    if (file) closeMirrorFile(file);
+    expect(readdirSync(dirname(path)).filter((n) => n.startsWith(`${basename(path)}.tmp-`))).toEqual([]);
   });
 
   it('one worker per database file: a second connection shares it, and closing one keeps it for the other', async () => {

@@ -3,7 +3,8 @@
  * (its own read-only connection to the same file; WAL lets it read beside the writer), so the
  * main thread can run the keyword streams meanwhile. Started by vector-client.ts, which sends it a
  * MessagePort and a shared Int32Array; each request on the port is answered on the port, then the
- * counter at index 0 is bumped and notified so that a synchronously waiting caller wakes up.
+ * counter at index 0 is bumped and notified so that a synchronously waiting caller wakes up. A
+ * `{ close: true }` message ends it once the work already queued is done.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -47,7 +48,15 @@ function answer(req: VectorRequest): VectorReply {
 
 parentPort?.once('message', (init: { port: MessagePort; signal: SharedArrayBuffer }) => {
   const flag = new Int32Array(init.signal);
-  init.port.on('message', (req: VectorRequest) => {
+  init.port.on('message', (req: VectorRequest | { close: true }) => {
+    if ('close' in req) {
+      // After what is queued (a mirror file being written anew once an answer was out), not in it.
+      setImmediate(() => {
+        db?.close();
+        process.exit(0);
+      });
+      return;
+    }
     init.port.postMessage(answer(req));
     Atomics.add(flag, 0, 1);
     Atomics.notify(flag, 0);

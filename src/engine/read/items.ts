@@ -107,17 +107,24 @@ export function vecDelete(db: Db, rowid: number): void {
 }
 
 /**
- * Every change to vec_items bumps a counter in the same transaction, so readers that keep vectors
- * in memory (the search mirror) know when to look again — and only then, not after every write
- * (telemetry rows, jobs) as total_changes() would tell them.
+ * Every change to vec_items rolls a new generation in the same transaction, so readers that keep
+ * vectors in memory (the search mirror) know when to look again — and only then, not after every
+ * write (telemetry rows, jobs) as total_changes() would tell them. A generation is random ('g' and
+ * 16 hex digits), not a count: a mirror file naming the database's generation is taken whole
+ * (src/engine/search/mirror-file.ts), and a database restored from an older copy and written
+ * since must not come back to a number an older file names. Databases from before hold a count
+ * until their next change.
  */
 function bumpVectorGeneration(db: Db): void {
   stmt(
     db,
-    `INSERT INTO meta (key, value) VALUES ('vec_generation', '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+    `INSERT INTO meta (key, value) VALUES ('vec_generation', 'g' || lower(hex(randomblob(8))))
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   ).run();
 }
+
+/** Whether a generation is a random one (see bumpVectorGeneration), which a mirror file may name. */
+export const isRandomGeneration = (generation: string): boolean => /^g[0-9a-f]{16}$/.test(generation);
 
 export function vectorGeneration(db: Db): string {
   const row = stmt(db, "SELECT value FROM meta WHERE key = 'vec_generation'").get() as

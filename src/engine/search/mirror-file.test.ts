@@ -1,4 +1,5 @@
 /** The vector mirror kept beside the database ([R9] in docs/RETRIEVAL.md). */
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -65,14 +66,15 @@ describe('[R9] the vector mirror beside the database', () => {
   it('is written on the first load, owner-only, and the next start reads every chunk from it', () => {
     const path = mirrorPath(db.name, 'section');
     const first = knn(db);
-    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3 });
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3, whole: false });
     expect(existsSync(path)).toBe(true);
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(first[0]).toHaveLength(20);
 
     forgetMirror(db);
     const second = knn(db);
-    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 3, fromDb: 0 });
+    // The file names the database's generation: taken whole, no blob read from the database.
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 3, fromDb: 0, whole: true });
     expect(second).toEqual(first);
     // Scope filtering still works on keys read from the file.
     const eng = knn(db, ['team:eng']);
@@ -96,6 +98,59 @@ describe('[R9] the vector mirror beside the database', () => {
     expect(got).toEqual(fromDatabaseAlone(db));
   });
 
+  it('taken whole, it still follows later writes', () => {
+    knn(db);
+    forgetMirror(db);
+    knn(db);
+    expect(mirrorLoadStats(db, 'section')?.whole).toBe(true);
+    // A write after a whole load: the chunks are compared by their hashes, the changed ones rebuilt.
+    vecUpsert(db, { rowid: 7, storage_kind: 'section', scope: 'org' }, MODEL, queries[1]!);
+    const after = knn(db);
+    const stats = mirrorLoadStats(db, 'section');
+    expect(stats?.whole).toBe(false);
+    expect(stats?.fromDb).toBeGreaterThan(0);
+    expect(after[1]?.[0]).toBe(7);
+    expect(after).toEqual(fromDatabaseAlone(db));
+  });
+
+  it('a file behind the database is written anew after a first load, and the next start takes it whole', async () => {
+    const rows = 12_000; // twelve chunks: one changed chunk is under the tenth that rewrites the file at once
+    fill(db, ROWS + 1, rows + 1, 2);
+    knn(db);
+    forgetMirror(db);
+    vecUpsert(db, { rowid: rows, storage_kind: 'section', scope: 'org' }, MODEL, queries[4]!);
+    const got = knn(db);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 11, fromDb: 1, whole: false });
+    expect(got[4]?.[0]).toBe(rows);
+    await new Promise((resolve) => setImmediate(resolve)); // written after the answer
+    forgetMirror(db);
+    expect(knn(db)).toEqual(got);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 12, fromDb: 0, whole: true });
+  });
+
+  it('a database restored from an older copy does not take the newer file whole', async () => {
+    const copy = join(dir, 'copy.db');
+    knn(db);
+    db.exec(`VACUUM INTO '${copy}'`);
+    vecUpsert(db, { rowid: 5, storage_kind: 'section', scope: 'org' }, MODEL, queries[2]!);
+    forgetMirror(db);
+    expect(knn(db)[2]?.[0]).toBe(5);
+    await new Promise((resolve) => setImmediate(resolve)); // the file now mirrors the newer state
+
+    // Put the older copy back at the database's path, then write to it again.
+    const path = db.name;
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    copyFileSync(copy, path);
+    db = openDb(path);
+    vecUpsert(db, { rowid: 9, storage_kind: 'section', scope: 'org' }, MODEL, queries[3]!);
+    const got = knn(db);
+    expect(mirrorLoadStats(db, 'section')?.whole).toBe(false);
+    expect(got[2]?.[0]).not.toBe(5);
+    expect(got[3]?.[0]).toBe(9);
+    expect(got).toEqual(fromDatabaseAlone(db));
+  });
+
   it('is ignored when it is truncated, garbage or another database’s', () => {
     const path = mirrorPath(db.name, 'section');
     const want = knn(db);
@@ -103,7 +158,7 @@ describe('[R9] the vector mirror beside the database', () => {
     truncateSync(path, 5000);
     forgetMirror(db);
     expect(knn(db)).toEqual(want);
-    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3 });
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 0, fromDb: 3, whole: false });
 
     writeFileSync(path, 'OBMIRROR not a mirror at all');
     forgetMirror(db);
@@ -123,6 +178,19 @@ describe('[R9] the vector mirror beside the database', () => {
       forgetMirror(other);
       other.close();
     }
+  });
+
+  it('a write removes the temporary files of writes that a process left unfinished', () => {
+    const path = mirrorPath(db.name, 'section');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid; // a process that has ended
+    const stale = `${path}.tmp-${dead}-abc`;
+    const live = `${path}.tmp-${process.ppid}-def`; // a running process's write in progress
+    writeFileSync(stale, 'half');
+    writeFileSync(live, 'half');
+    knn(db);
+    expect(existsSync(path)).toBe(true);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   it('an in-memory database keeps no file', () => {

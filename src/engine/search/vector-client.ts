@@ -44,6 +44,8 @@ type Client = {
   seq: number;
   dead: boolean;
   answered: boolean;
+  /** Settles when the worker's thread has ended. */
+  exited: Promise<void>;
   /** The connections using it: one worker (one mirror in memory) per database file, shared. */
   users: Set<Db>;
 };
@@ -94,6 +96,7 @@ function clientOf(db: Db): Client | null {
       seq: 0,
       dead: false,
       answered: false,
+      exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
     };
     worker.on('error', () => {
       client.dead = true;
@@ -185,6 +188,14 @@ export async function closeVectorWorker(db: Db): Promise<void> {
   if (client.users.size > 0 && !client.dead) return;
   if (byPath.get(client.path) === client) byPath.delete(client.path);
   client.dead = true;
+  // Let it finish what it queued (it may be writing the mirror's file anew): a worker stopped in
+  // the middle of that would leave the temporary file behind. Stopped anyway after CLOSE_WAIT_MS.
+  client.port.postMessage({ close: true });
+  const timer = setTimeout(() => void client.worker.terminate(), CLOSE_WAIT_MS);
+  await client.exited;
+  clearTimeout(timer);
   client.port.close();
-  await client.worker.terminate();
 }
+
+/** How long a closing engine waits for its vector worker to finish writing its mirror's file. */
+const CLOSE_WAIT_MS = 5_000;

@@ -18,13 +18,15 @@
  * copies, and only chunks that differ are rebuilt (their float32 blob read and re-quantized).
  * Anything unexpected (another sqlite-vec layout) turns the mirror off and the caller falls back
  * to the plain vec0 query. A process's first load takes the chunks that still hold from the file
- * kept beside the database (mirror-file.ts, [R9] in docs/RETRIEVAL.md) and rebuilds the rest.
+ * kept beside the database (mirror-file.ts, [R9] in docs/RETRIEVAL.md) and rebuilds the rest; a
+ * file that names the database's current generation is taken whole, without reading the blobs.
  */
 import { type Db, stmt } from '../db/driver.ts';
-import { vectorGeneration } from '../read/items.ts';
+import { isRandomGeneration, vectorGeneration } from '../read/items.ts';
 import {
   chunkHash,
   closeMirrorFile,
+  type FileChunk,
   type MirrorFile,
   mirrorPath,
   openMirrorFile,
@@ -74,8 +76,11 @@ type Arena = { k: Kernels; top: number; free: Map<number, number[]>; scratch: nu
 
 type Chunk = {
   id: number;
-  /** The raw blobs this chunk was built from (validity, rowids, sign bits, scope, model). */
-  raw: Buffer[];
+  /**
+   * The raw blobs this chunk was built from (validity, rowids, sign bits, scope, model); null for
+   * a chunk taken from a file that mirrors the database whole (its hash then tells).
+   */
+  raw: Buffer[] | null;
   /** Their hash: the test of the file's copy (mirror-file.ts). */
   hash: string;
   size: number;
@@ -100,9 +105,14 @@ type Mirror = {
   path: string | null;
   /** Slots rebuilt from the database since the file was last written. */
   sinceSave: number;
-  /** Chunks the last load took from the file and from the database (benchmarks, tests). */
-  lastLoad: { fromFile: number; fromDb: number };
+  /**
+   * Chunks the last load took from the file and from the database, and whether the file was
+   * taken whole, without reading the database's blobs (benchmarks, tests).
+   */
+  lastLoad: LoadStats;
 };
+
+type LoadStats = { fromFile: number; fromDb: number; whole: boolean };
 
 type PerDb = { arena: Arena; streams: Map<string, Mirror> };
 
@@ -191,7 +201,7 @@ function readTextMeta(
 }
 
 /** A chunk's slot in the arena, its sign bits copied in; keys, scales and int8 values to fill. */
-function place(a: Arena, id: number, raw: Buffer[], hash: string, rowids: Float64Array): Chunk {
+function place(a: Arena, id: number, raw: Buffer[] | null, hash: string, rowids: Float64Array): Chunk {
   const size = rowids.length;
   const keysBytes = align16(size * 4);
   const distBytes = align16(size * 2);
@@ -212,7 +222,7 @@ function place(a: Arena, id: number, raw: Buffer[], hash: string, rowids: Float6
     codes: slot + keysBytes + distBytes,
     quant: slot + keysBytes + distBytes + codesBytes,
   };
-  new Uint8Array(a.k.memory.buffer, c.codes, size * BQ_BYTES).set(raw[2] as Buffer);
+  if (raw) new Uint8Array(a.k.memory.buffer, c.codes, size * BQ_BYTES).set(raw[2] as Buffer);
   return c;
 }
 
@@ -246,24 +256,55 @@ function loadCached(
   if (!entry || entry.hash !== hash || entry.size * 8 !== rowidBlob.length) return null;
   if ((raw[2] as Buffer).length !== entry.size * BQ_BYTES) return null;
   const c = place(a, id, raw, hash, rowidsOf(rowidBlob));
+  if (readFromFile(a, m, file, entry, c, false)) return c;
+  release(a, c.slot, c.bytes);
+  return null;
+}
+
+/**
+ * Reads a placed chunk's keys, scales and int8 rows from the file (and its rowids and sign bits
+ * when `whole`), the file's key numbers made this mirror's. False when they cannot be read.
+ */
+function readFromFile(a: Arena, m: Mirror, file: MirrorFile, entry: FileChunk, c: Chunk, whole: boolean) {
   const buffer = a.k.memory.buffer;
   const keys = new Int32Array(buffer, c.keys, c.size);
   const ok = readChunk(file, entry, {
     keys,
     scale: c.scale,
     quant: new Int8Array(buffer, c.quant, c.size * DIM),
+    ...(whole ? { rowids: c.rowids, codes: new Uint8Array(buffer, c.codes, c.size * BQ_BYTES) } : {}),
   });
-  if (!ok) {
-    release(a, c.slot, c.bytes);
-    return null;
-  }
-  // The file's key numbers become this mirror's.
+  if (!ok) return false;
   const ids = file.keys.map((k) => keyOf(m, String(k.scope), String(k.model)));
-  for (let i = 0; i < c.size; i++) {
+  for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as number;
     keys[i] = k < 0 ? -1 : (ids[k] as number);
   }
-  return c;
+  return true;
+}
+
+/**
+ * Every chunk of a file that mirrors the database as it is now (the generation it names is the
+ * database's): rowids and sign bits from the file too, no blob read from the database. False (and
+ * nothing kept) when a chunk cannot be read.
+ */
+function loadWhole(a: Arena, m: Mirror, file: MirrorFile): boolean {
+  const chunks: Chunk[] = [];
+  let need = 0;
+  for (const entry of file.chunks.values()) need += slotBytes(entry.size);
+  reserve(a, need);
+  for (const entry of file.chunks.values()) {
+    const c = place(a, entry.id, null, entry.hash, new Float64Array(entry.size));
+    chunks.push(c);
+    if (!readFromFile(a, m, file, entry, c, true)) {
+      for (const done of chunks) release(a, done.slot, done.bytes);
+      m.keyIds.clear();
+      m.keyList.length = 0;
+      return false;
+    }
+  }
+  for (const c of chunks) m.chunks.set(c.id, c);
+  return true;
 }
 
 function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash: string): Chunk {
@@ -324,11 +365,16 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash:
  * since the last write: a first load, or steady indexing; a few changed chunks are not worth
  * rewriting the whole file, and the next start rebuilds just those ([R9]).
  */
-function saveIfWorthIt(a: Arena, m: Mirror): void {
-  if (!m.path || m.sinceSave === 0) return;
+function saveIfWorthIt(a: Arena, m: Mirror, generation: string | null): boolean {
+  if (!m.path || m.sinceSave === 0) return false;
   let slots = 0;
   for (const c of m.chunks.values()) slots += c.size;
-  if (m.sinceSave * 10 < slots) return;
+  if (m.sinceSave * 10 < slots) return false;
+  return saveNow(a, m, generation);
+}
+
+function saveNow(a: Arena, m: Mirror, generation: string | null): boolean {
+  if (!m.path) return false;
   const buffer = a.k.memory.buffer;
   const chunks = [...m.chunks.values()].map((c) => ({
     id: c.id,
@@ -337,8 +383,12 @@ function saveIfWorthIt(a: Arena, m: Mirror): void {
     keys: new Int32Array(buffer, c.keys, c.size),
     scale: c.scale,
     quant: new Int8Array(buffer, c.quant, c.size * DIM),
+    rowids: c.rowids,
+    codes: new Uint8Array(buffer, c.codes, c.size * BQ_BYTES),
   }));
-  if (writeMirrorFile(m.path, m.keyList, chunks)) m.sinceSave = 0;
+  if (!writeMirrorFile(m.path, m.keyList, chunks, generation)) return false;
+  m.sinceSave = 0;
+  return true;
 }
 
 /** The mirror of one stream (partition), brought up to date; null when the layout is unknown. */
@@ -369,7 +419,7 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
       keyList: [],
       path,
       sinceSave: 0,
-      lastLoad: { fromFile: 0, fromDb: 0 },
+      lastLoad: { fromFile: 0, fromDb: 0, whole: false },
     };
     perDb.streams.set(stream, m);
     file = path ? openMirrorFile(path) : null;
@@ -377,6 +427,13 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
   try {
     const stamp = vectorGeneration(db);
     if (stamp === m.stamp) return { arena, m };
+    if (file && m.chunks.size === 0 && isRandomGeneration(stamp) && file.generation === stamp) {
+      if (loadWhole(arena, m, file)) {
+        m.stamp = stamp;
+        m.lastLoad = { fromFile: file.chunks.size, fromDb: 0, whole: true };
+        return { arena, m };
+      }
+    }
     // Something was written (by anyone): compare every chunk's small blobs with the cached copies
     // and rebuild the chunks that differ. vec0 reuses freed slots, so the validity bitmap alone
     // does not tell; rowids, sign bits and metadata together do (a re-embedding that keeps every
@@ -400,7 +457,7 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
       model: Buffer;
     }[];
     const seen = new Set<number>();
-    const load = { fromFile: 0, fromDb: 0 };
+    const load = { fromFile: 0, fromDb: 0, whole: false };
     // Grow the arena once for every chunk to load, not a chunk at a time (each grow of a
     // WebAssembly memory may copy all of it: quadratic over a first load of 1M rows).
     let need = 0;
@@ -410,11 +467,18 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
       seen.add(c.id);
       const raw = [c.validity, c.rowids, c.bq, c.scope, c.model];
       const have = m.chunks.get(c.id);
-      if (have?.raw.every((buf, i) => buf.equals(raw[i] as Buffer))) continue;
-      if (have) release(arena, have.slot, have.bytes);
-      const hash = chunkHash(raw);
-      const cached = file ? loadCached(arena, m, file, c.id, raw, hash) : null;
-      const chunk = cached ?? loadChunk(db, arena, m, c.id, raw, hash);
+      // A chunk taken from a whole file is known by its hash until its blobs are first read.
+      const hash = have?.raw ? null : chunkHash(raw);
+      if (have) {
+        if (have.raw ? have.raw.every((buf, i) => buf.equals(raw[i] as Buffer)) : have.hash === hash) {
+          have.raw = raw;
+          continue;
+        }
+        release(arena, have.slot, have.bytes);
+      }
+      const sum = hash ?? chunkHash(raw);
+      const cached = file ? loadCached(arena, m, file, c.id, raw, sum) : null;
+      const chunk = cached ?? loadChunk(db, arena, m, c.id, raw, sum);
       if (cached) load.fromFile++;
       else {
         load.fromDb++;
@@ -429,7 +493,18 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
     }
     m.stamp = stamp;
     m.lastLoad = load;
-    saveIfWorthIt(arena, m);
+    // The file names the generation only when nothing was written while the blobs were read.
+    const whole = isRandomGeneration(stamp) && vectorGeneration(db) === stamp;
+    const saved = saveIfWorthIt(arena, m, whole ? stamp : null);
+    // A first load from a file that did not name this state (an older version of the file, or
+    // writes since it was saved) writes it anew once the answer is out, so the next process takes
+    // it whole; an MCP process that exits first leaves the file as it was.
+    if (file && whole && !saved) {
+      const mirror = m;
+      setImmediate(() => {
+        if (mirror.stamp === stamp) saveNow(arena, mirror, stamp);
+      });
+    }
     return { arena, m };
   } catch {
     mirrors.set(db, null);
@@ -557,7 +632,7 @@ function largestDims(vector: Float32Array, count: number): number[] {
 }
 
 /** How the last load of a stream's mirror went: chunks taken from the file and rebuilt from the database. */
-export function mirrorLoadStats(db: Db, stream: string): { fromFile: number; fromDb: number } | null {
+export function mirrorLoadStats(db: Db, stream: string): LoadStats | null {
   return mirrors.get(db)?.streams.get(stream)?.lastLoad ?? null;
 }
 

@@ -26,6 +26,7 @@ import { sql as agentSync, run as agentSyncRun } from './0023-agent-sync.ts';
 import { sql as ftsScripts, run as ftsScriptsRun } from './0024-fts-scripts.ts';
 import { sql as readByOcr } from './0025-read-by-ocr.ts';
 import { sql as ftsCompat, run as ftsCompatRun } from './0026-fts-compat.ts';
+import { sql as vecGeneration } from './0027-vec-generation.ts';
 
 /** `run` transforms data after `sql`, in the same transaction (only where SQL alone cannot). */
 export type Migration = { id: string; sql: string; run?: (db: Database.Database) => void };
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '0024-fts-scripts', sql: ftsScripts, run: ftsScriptsRun },
   { id: '0025-read-by-ocr', sql: readByOcr },
   { id: '0026-fts-compat', sql: ftsCompat, run: ftsCompatRun },
+  { id: '0027-vec-generation', sql: vecGeneration },
 ];
