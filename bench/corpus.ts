@@ -71,7 +71,8 @@ export function buildCorpus(options: BuildOptions): Corpus {
     db.close();
   }
   mkdirSync(dir, { recursive: true });
-  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '.mirror-file', '.mirror-section', '.mirror-note'])
+    rmSync(path + suffix, { force: true });
   const db = openDb(path);
   db.pragma('cache_size = -262144');
   db.prepare("INSERT INTO meta (key, value) VALUES ('workspace_id', 'bench')").run();
@@ -178,6 +179,9 @@ export function buildCorpus(options: BuildOptions): Corpus {
   }
   db.exec("INSERT INTO items_fts (items_fts) VALUES ('optimize')");
   db.prepare("INSERT INTO meta (key, value) VALUES ('bench_complete', ?)").run(String(sections));
+  // The vectors went in straight, past the engine's generation (src/engine/read/items.ts): roll
+  // it, as the engine's writes do, so that no mirror file names this database's state before.
+  db.prepare("UPDATE meta SET value = 'g' || lower(hex(randomblob(8))) WHERE key = 'vec_generation'").run();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.exec('ANALYZE');
   log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
