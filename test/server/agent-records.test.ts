@@ -7,36 +7,22 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { agentKey, brainKey, deriveItemId, observationKey, type Sha256Hex } from '#shared/ids.ts';
+import { brainKey, deriveItemId, observationKey, type Sha256Hex } from '#shared/ids.ts';
 import type { Op, SyncItem } from '#shared/sync/protocol.ts';
-import { buildEdgeOp, buildItemOp, hlc, itemId, TEST_WORKSPACE } from './factories.ts';
+import {
+  agentIdOf,
+  buildAgentOp,
+  buildEdgeOp,
+  buildItemOp,
+  hlc,
+  itemId,
+  TEST_WORKSPACE,
+} from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
 const sha: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
-const agentIdOf = (creator: string, name = 'coder') =>
-  deriveItemId(sha, TEST_WORKSPACE, 'agent', `user:${creator}`, agentKey(name));
-
-function agentOp(creator: string, scope: string, ms: number, extra: { active?: number | null } = {}) {
-  const id = agentIdOf(creator);
-  const body = JSON.stringify({
-    name: 'coder',
-    tier: 'default',
-    active_version: extra.active ?? null,
-    last_synthesized_at: null,
-    human_until: null,
-    compare: null,
-  });
-  const item: Partial<SyncItem> = {
-    storage_kind: 'agent',
-    kind: 'agent',
-    label: 'coder',
-    body,
-    source_key: agentKey('coder'),
-    origin_actor: creator,
-  };
-  return buildItemOp(id, scope, { hlc: hlc(ms), item });
-}
+const agentOp = buildAgentOp;
 
 function versionOp(agent: string, scope: string, number: number, brain: string, by: string, ms: number) {
   const id = deriveItemId(sha, TEST_WORKSPACE, 'brain', agent, brainKey(number));

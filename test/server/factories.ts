@@ -5,7 +5,7 @@
  * workspace id), and buildItem fills the source key, kind and origin that id stands for.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { deriveItemId, expectedEdgeId, type IdKind, type Sha256Hex } from '#shared/ids.ts';
+import { agentKey, deriveItemId, expectedEdgeId, type IdKind, type Sha256Hex } from '#shared/ids.ts';
 import type { Op, SyncEdge, SyncItem, SyncProposal } from '#shared/sync/protocol.ts';
 
 export const TEST_WORKSPACE = 'w_00000000000000000001';
@@ -216,4 +216,35 @@ export function buildDecisionOp(
     decidedAt: '2026-01-01T00:00:00.000Z',
     ...rest,
   };
+}
+
+/** The id of `creator`'s agent `name`, made in their namespace as their replica makes it. */
+export const agentIdOf = (creator: string, name = 'coder') =>
+  deriveItemId(sha, TEST_WORKSPACE, 'agent', `user:${creator}`, agentKey(name));
+
+/** `creator`'s agent record `name` in `scope`, as their replica would push it. */
+export function buildAgentOp(
+  creator: string,
+  scope: string,
+  ms: number,
+  opts: { name?: string; active?: number | null } = {},
+) {
+  const name = opts.name ?? 'coder';
+  const body = JSON.stringify({
+    name,
+    tier: 'default',
+    active_version: opts.active ?? null,
+    last_synthesized_at: null,
+    human_until: null,
+    compare: null,
+  });
+  const item: Partial<SyncItem> = {
+    storage_kind: 'agent',
+    kind: 'agent',
+    label: name,
+    body,
+    source_key: agentKey(name),
+    origin_actor: creator,
+  };
+  return buildItemOp(agentIdOf(creator, name), scope, { hlc: hlc(ms), item });
 }

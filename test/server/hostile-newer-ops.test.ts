@@ -5,36 +5,15 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { agentKey, brainKey, deriveItemId, observationKey, type Sha256Hex } from '#shared/ids.ts';
+import { brainKey, deriveItemId, observationKey, type Sha256Hex } from '#shared/ids.ts';
 import type { SyncItem } from '#shared/sync/protocol.ts';
-import { buildItemOp, hlc, itemId, TEST_WORKSPACE } from './factories.ts';
+import { agentIdOf, buildAgentOp, buildItemOp, hlc, itemId, TEST_WORKSPACE } from './factories.ts';
 import { forEachBackend, useServer } from './harness.ts';
 
 const sha: Sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
-const agentIdOf = (creator: string, name = 'coder') =>
-  deriveItemId(sha, TEST_WORKSPACE, 'agent', `user:${creator}`, agentKey(name));
-
-/** `creator`'s agent `name` (`coder` unless named) in `scope`, as their replica would push it. */
-function agentOp(creator: string, scope: string, ms: number, name = 'coder') {
-  const body = JSON.stringify({
-    name,
-    tier: 'default',
-    active_version: null,
-    last_synthesized_at: null,
-    human_until: null,
-    compare: null,
-  });
-  const item: Partial<SyncItem> = {
-    storage_kind: 'agent',
-    kind: 'agent',
-    label: name,
-    body,
-    source_key: agentKey(name),
-    origin_actor: creator,
-  };
-  return buildItemOp(agentIdOf(creator, name), scope, { hlc: hlc(ms), item });
-}
+const agentOp = (creator: string, scope: string, ms: number, name = 'coder') =>
+  buildAgentOp(creator, scope, ms, { name });
 
 /** Version `number` of `agent` in `scope`, its record saying `createdBy` made it, pushed with `origin`. */
 function versionOp(

@@ -1,7 +1,8 @@
 /**
  * Push: apply a batch of a device's operations, each at most once. Rules [S1]–[S9], for review
- * proposals [S20]–[S21], the authority rules [S24]–[S28] (src/server/sync/authority.ts) and erasing
- * a source [S35]–[S36] (src/server/sync/erase.ts) in docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
+ * proposals [S20]–[S21], the authority rules [S24]–[S28] (src/server/sync/authority.ts), erasing
+ * a source [S35]–[S36] (src/server/sync/erase.ts) and names of one line [S38]
+ * (src/server/sync/names.ts) in docs/SYNC_SPEC.md. The whole batch runs in one transaction that first locks the sequence
  * counter, so sequence numbers are assigned (and become visible) in commit order even with
  * several server processes on one PostgreSQL: a puller never skips a number that commits later.
  */
@@ -30,6 +31,7 @@ import {
 import { type Batch, loadBatch } from './batch.ts';
 import { bodyHash, canonicalJson, isNewer } from './canonical.ts';
 import { applyErasures, checkErase, holdRefusedErasures } from './erase.ts';
+import { nameRefusal } from './names.ts';
 import { auditDecisions, checkProposalCreate, checkProposalDecide } from './push-proposals.ts';
 import { type EdgeState, type ItemState, mergeState, saveEdges, saveItems, saveProposals } from './state.ts';
 
@@ -161,6 +163,9 @@ async function check(b: Batch, op: Op): Promise<string | null> {
   // (an erase, above all) would fail on it.
   const nul = nulAt(op);
   if (nul) return `op.${nul} holds a NUL character (U+0000): the server stores no NUL characters`;
+  // [S38] A name, a run id or an agent's name a replica prints as one line is one line.
+  const name = nameRefusal(op);
+  if (name) return name;
   const ahead = clockRefusal(op, b.nowMs);
   if (ahead) return ahead;
   if (op.kind === 'item.upsert') return checkItem(b, op);
