@@ -225,6 +225,34 @@ describe('[K9] the compile pass', () => {
     const [fact] = await page(entityId('Acme Paper'));
     expect(fact?.citations[0]?.quote).toBe('Acme Paper   supplies\nour office paper.');
   });
+
+  it('[K9] a name the model splits across lines, or writes with control characters, is stored as one line', async () => {
+    const note = (
+      await call<{ id: string }>('notes.add', {
+        kind: 'fact',
+        label: 'Supplier',
+        body: 'Acme Paper supplies our paper.',
+      })
+    ).id;
+    extractReply = () =>
+      jsonReply({
+        entities: [{ name: 'Acme\n Paper\u001b', kind: 'company' }],
+        facts: [
+          {
+            entity: 'Acme\nPaper',
+            statement: 'Acme Paper supplies the paper.',
+            quote: 'Acme Paper supplies',
+          },
+        ],
+      });
+    const [result] = await compile({ ids: [note] });
+    expect(result).toMatchObject({ state: 'done', facts: 1, dropped: 0 });
+    const names = engine.db.prepare("SELECT label FROM items WHERE storage_kind = 'entity'").all() as {
+      label: string;
+    }[];
+    expect(names.map((n) => n.label)).toEqual(['Acme Paper']);
+    expect(await page(entityId('Acme Paper'))).toHaveLength(1);
+  });
 });
 
 describe('[K9] a model that fails changes nothing', () => {

@@ -39,14 +39,27 @@ const orNull = <T extends z.ZodType>(schema: T) =>
 
 const isDate = (s: string) => !Number.isNaN(Date.parse(s));
 
+/**
+ * A name the model gives is one line, as every name is (ONE_LINE_RE in src/shared/api/schemas.ts;
+ * the server refuses any other, docs/SYNC_SPEC.md [S38]): runs of whitespace become one space and
+ * other control characters go, so "Acme\nPaper" is the entity "Acme Paper".
+ */
+const ModelName = z
+  .string()
+  .transform((s) =>
+    s
+      .replace(/\s+/g, ' ')
+      .replace(/\p{Cc}/gu, '')
+      .trim(),
+  )
+  .pipe(z.string().min(1).max(200));
+
 const ExtractReplySchema = z.object({
-  entities: z
-    .array(z.object({ name: z.string().trim().min(1).max(200), kind: z.enum(ENTITY_KINDS) }))
-    .max(MAX_ENTITIES),
+  entities: z.array(z.object({ name: ModelName, kind: z.enum(ENTITY_KINDS) })).max(MAX_ENTITIES),
   facts: z
     .array(
       z.object({
-        entity: z.string().trim().min(1).max(200),
+        entity: ModelName,
         statement: z.string().trim().min(1).max(FACT_INPUT_LIMITS.statementChars),
         attribute: orNull(z.string().trim().min(1).max(FACT_INPUT_LIMITS.attributeChars)),
         validAt: orNull(
