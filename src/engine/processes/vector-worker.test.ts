@@ -1,5 +1,5 @@
 /** The vector streams on the vector worker answer exactly as the in-thread streams do. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.ts';
@@ -122,9 +122,11 @@ describe('vector worker', () => {
     // file chunk by chunk, answers, then writes the file anew (after its answer).
     const generation = 'g00000000000000aa';
     engine.db.prepare("UPDATE meta SET value = ? WHERE key = 'vec_generation'").run(generation);
+    const path = mirrorPath(engine.db.name, 'note');
+    const old = new Date(Date.now() - 11 * 60_000); // renewed once it is 10 minutes old
+    utimesSync(path, old, old);
     expect(startVectors(engine.db, query, ['org'], 50)!.collect()).toEqual(want);
     await closeVectorWorker(engine.db);
-    const path = mirrorPath(engine.db.name, 'note');
     const file = openMirrorFile(path);
     expect(file?.generation).toBe(generation);
     if (file) closeMirrorFile(file);

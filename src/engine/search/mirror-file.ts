@@ -51,6 +51,8 @@ export type MirrorFile = {
   keys: MirrorKey[];
   /** The database's vector generation this file mirrors whole, or null (check chunk by chunk). */
   generation: string | null;
+  /** When it was written (ms since the epoch). */
+  writtenMs: number;
   chunks: Map<number, FileChunk>;
   dataStart: number;
 };
@@ -107,7 +109,8 @@ export function openMirrorFile(path: string): MirrorFile | null {
     return null;
   }
   try {
-    const total = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    const total = stat.size;
     const head = Buffer.alloc(16);
     if (readSync(fd, head, 0, 16, 0) !== 16 || !head.subarray(0, 8).equals(MAGIC)) throw new Error('magic');
     const version = head.readUInt32LE(8);
@@ -132,7 +135,7 @@ export function openMirrorFile(path: string): MirrorFile | null {
     if (!Array.isArray(header.keys)) throw new Error('keys');
     const generation =
       version === VERSION && typeof header.generation === 'string' ? header.generation : null;
-    return { fd, version, keys: header.keys, generation, chunks, dataStart };
+    return { fd, version, keys: header.keys, generation, writtenMs: stat.mtimeMs, chunks, dataStart };
   } catch {
     closeSync(fd);
     return null;

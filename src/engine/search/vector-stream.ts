@@ -365,6 +365,9 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash:
  * since the last write: a first load, or steady indexing; a few changed chunks are not worth
  * rewriting the whole file, and the next start rebuilds just those ([R9]).
  */
+/** How old a file behind the database must be before a first load writes it anew (see mirrorOf). */
+const RENEW_AFTER_MS = 10 * 60_000;
+
 function saveIfWorthIt(a: Arena, m: Mirror, generation: string | null): boolean {
   if (!m.path || m.sinceSave === 0) return false;
   let slots = 0;
@@ -498,8 +501,10 @@ function mirrorOf(db: Db, stream: string): { arena: Arena; m: Mirror } | null {
     const saved = saveIfWorthIt(arena, m, whole ? stamp : null);
     // A first load from a file that did not name this state (an older version of the file, or
     // writes since it was saved) writes it anew once the answer is out, so the next process takes
-    // it whole; an MCP process that exits first leaves the file as it was.
-    if (file && whole && !saved) {
+    // it whole: a file of version 1 at once, a newer one when it is RENEW_AFTER_MS old, so that
+    // agents' MCP processes (one a call, the vectors changing between them) do not each rewrite a
+    // file of some hundred MB on closing. A process that exits first leaves the file as it was.
+    if (file && whole && !saved && (file.version === 1 || Date.now() - file.writtenMs > RENEW_AFTER_MS)) {
       const mirror = m;
       setImmediate(() => {
         if (mirror.stamp === stamp) saveNow(arena, mirror, stamp);
