@@ -12,7 +12,7 @@
  *  2. rescoring of the best candidates with an int8 copy of the float vector (per-row scale),
  *     which ranks by cosine almost exactly (quantization error ~1e-3 of a unit dot product).
  *
- * The mirror stays in step with the database: when the vector generation counter moved since the
+ * The mirror stays in step with the database: when the vector generation changed since the
  * last call (a change to vec_items, by this connection or another process), each chunk's small blobs (validity,
  * rowids, sign bits, scope and model metadata: ~88 KB per 1024 rows) are compared with the cached
  * copies, and only chunks that differ are rebuilt (their float32 blob read and re-quantized).
@@ -360,14 +360,14 @@ function loadChunk(db: Db, a: Arena, m: Mirror, id: number, raw: Buffer[], hash:
   return c;
 }
 
+/** How old a file behind the database must be before a first load writes it anew (see mirrorOf). */
+const RENEW_AFTER_MS = 10 * 60_000;
+
 /**
  * Writes the mirror to its file once a tenth of its slots (or more) were rebuilt from the database
  * since the last write: a first load, or steady indexing; a few changed chunks are not worth
  * rewriting the whole file, and the next start rebuilds just those ([R9]).
  */
-/** How old a file behind the database must be before a first load writes it anew (see mirrorOf). */
-const RENEW_AFTER_MS = 10 * 60_000;
-
 function saveIfWorthIt(a: Arena, m: Mirror, generation: string | null): boolean {
   if (!m.path || m.sinceSave === 0) return false;
   let slots = 0;
