@@ -176,7 +176,7 @@ describe('brain fact add with both --quote and --span', () => {
 describe('brain fact add and brain mention with a name that holds a line break or a control character', () => {
   it('refuses the name, naming why, and makes no entity', async () => {
     const id = await addAcme();
-    for (const name of ['Acme\nPaper', 'Acme\u001b[2J']) {
+    for (const name of ['Acme\nPaper', 'Acme\u001b[2J', 'Acme\u2028Paper']) {
       const fact = await ws.brain(...acmeFactArgs(name, id));
       expect(fact.code, JSON.stringify(name)).toBe(2);
       expect(fact.stderr).toContain('facts.state: entity: one line of text, without control characters');

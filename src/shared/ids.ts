@@ -159,8 +159,9 @@ export function expectedEdgeId(
 }
 
 const USER_RE = /^[A-Za-z0-9._@-]{1,64}$/;
-// The label may not itself contain `/user:` (no `agent:x/user:admin/user:mallory` look-alikes) or line breaks.
-const UNDER_USER_RE = /^(?:(?!\/user:)[^\n\r]){1,150}\/user:([A-Za-z0-9._@-]{1,64})$/;
+// The label may not itself contain `/user:` (no `agent:x/user:admin/user:mallory` look-alikes), line
+// breaks or other control characters (as ONE_LINE_RE in src/shared/api/schemas.ts).
+const UNDER_USER_RE = /^(?:(?!\/user:)[^\p{Cc}\u2028\u2029]){1,150}\/user:([A-Za-z0-9._@-]{1,64})$/u;
 
 /**
  * The member an origin's actor names: a plain user id (`alice`), or a label kept under a user

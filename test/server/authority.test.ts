@@ -230,12 +230,17 @@ forEachBackend('the server is the authority', (backend) => {
       forged('agent:x/user:admin/user:mallory', 'c'),
       forged('audit', 'd'),
       forged('writeback:claude/user:mallory', 'e'),
+      forged('agent:co\u001b[2Kder/user:mallory', 'f'),
+      forged('agent:co\u2028der/user:mallory', 'g'),
     ]);
     expect(reasons(r)).toEqual([
       "origin names admin, but this device is mallory's",
       "origin names admin, but this device is mallory's",
       'origin "agent:x/user:admin/user:mallory" names no member',
       "origin names audit, but this device is mallory's",
+      // A label is one line: a control character or a line separator names no member (quoted, not echoed).
+      'origin "agent:co\\u001b[2Kder/user:mallory" names no member',
+      'origin "agent:co\u2028der/user:mallory" names no member',
     ]);
     expect(r.accepted).toHaveLength(1);
     // An edit of the admin's note keeps the admin's origin; claiming it for her own note does not work.

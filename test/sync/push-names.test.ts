@@ -128,18 +128,20 @@ forEachBackend('[S38] names are one line on the server', (backend) => {
       entityOp('mallory', 'Initech', 'Initech\nrun-42  succeeded  admin'),
       entityOp('mallory', 'Globex', 'Globex', 'Globex\nGlobex Corp\u001b[2K'),
       entityOp('mallory', 'Umbrella', 'Umbrella\r'),
+      entityOp('mallory', 'Vandelay', 'Vandelay\u2028Industries'),
       buildItemOp(itemId('Hooli', 'e', 'org'), 'org', {
         item: { label: 'Hooli', body: 'Hooli', canonical_value: 'hooli\nadmin', origin_actor: 'mallory' },
       }),
       mentionOp('mallory', note.item.id, acme.item.id, 'Acme\nEvil Corp'),
     ];
-    const [initech, globex, umbrella, hooli, mention] = hostile.map(rowOf);
+    const [initech, globex, umbrella, vandelay, hooli, mention] = hostile.map(rowOf);
     const answer = await mallory.push(hostile);
     expect(answer.accepted).toEqual([]);
     expect(reasons(answer)).toEqual([
       `entity ${initech}: item.label: ${ONE_LINE}`,
       `entity ${globex}: item.body (alias 2): ${ONE_LINE}`,
       `entity ${umbrella}: item.label: ${ONE_LINE}`,
+      `entity ${vandelay}: item.label: ${ONE_LINE}`,
       `entity ${hooli}: item.canonical_value: ${ONE_LINE}`,
       `edge ${mention}: edge.props.name: ${ONE_LINE}`,
     ]);

@@ -99,7 +99,7 @@ export function originRefusal(
   const named = originUser(originActor);
   if (named === ctx.actor.user) return null;
   if (kept.some((k) => k !== null && k !== undefined && k === originActor)) return null;
-  if (named === null) return `origin "${originActor}" names no member`;
+  if (named === null) return `origin ${JSON.stringify(originActor)} names no member`;
   return `origin names ${named}, but this device is ${ctx.actor.user}'s`;
 }
 

@@ -8,9 +8,11 @@ import type { Citation, Locator, SearchHit, SearchResult } from '../types.ts';
 
 /**
  * A name or id printed as one line (`brain runs`, alias lists): no line break or other control
- * character, which would split it or forge the next line. Checked by the contract and the engine.
+ * character, which would split it or forge the next line, nor the Unicode line and paragraph
+ * separators (U+2028, U+2029). Checked by the contract, the engine and the server ([S38] in
+ * docs/SYNC_SPEC.md).
  */
-export const ONE_LINE_RE = /^\P{Cc}*$/u;
+export const ONE_LINE_RE = /^[^\p{Cc}\u2028\u2029]*$/u;
 export const ONE_LINE_MESSAGE = 'one line of text, without control characters';
 
 export const StorageKindSchema = z.enum(['file', 'section', 'note', 'entity']);
