@@ -60,6 +60,24 @@ export async function foreignGitDir(folder: string, top: string): Promise<string
   return `${dotGit} points at ${gitDir}, a repository whose work tree is not this folder (not a linked work tree or submodule of it); connect that repository itself`;
 }
 
+/**
+ * Why `name` is not a branch to follow (docs/TREES.md [T1]), or null when it is one: a local or a
+ * remote-tracking branch, named as `git branch -a` names it. A tag, a commit or a revision such as
+ * `HEAD~1` names no branch: a tree follows its branch as it moves.
+ */
+export async function branchProblem(root: string, name: string): Promise<string | null> {
+  const ok = (args: string[]) =>
+    git(root, args).then(
+      () => true,
+      () => false,
+    );
+  if (await ok(['check-ref-format', '--branch', name])) {
+    for (const ref of [`refs/heads/${name}`, `refs/remotes/${name}`])
+      if (await ok(['show-ref', '--verify', '--quiet', ref])) return null;
+  }
+  return `${JSON.stringify(name)} is not a branch of ${root}: a tree follows a branch as it moves, not a tag, a commit or a revision such as HEAD~1 (git branch -a lists the branches)`;
+}
+
 /** The commit a branch (or HEAD) points at, or null when it names none. */
 export async function resolveCommit(root: string, branch: string | null): Promise<string | null> {
   try {

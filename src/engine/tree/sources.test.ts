@@ -78,6 +78,21 @@ describe('repository trees', () => {
     });
   });
 
+  it('[T1] --branch names a branch to follow: a tag, a commit or a revision is refused, naming why', async () => {
+    put('a.md', '# A\n');
+    const first = commit('start');
+    git('tag', 'v1');
+    git('branch', 'draft');
+    for (const name of ['HEAD~0', 'v1', first, '--all', 'nope']) {
+      await expect(call('trees.connect', { folder: repo, branch: name })).rejects.toThrow(
+        `${JSON.stringify(name)} is not a branch of ${repo}`,
+      );
+    }
+    expect(engine.db.prepare('SELECT count(*) AS n FROM tree_sources').get()).toEqual({ n: 0 });
+    const source = await call('trees.connect', { folder: repo, branch: 'draft' });
+    expect(source).toMatchObject({ branch: 'draft' });
+  });
+
   it('[T2] status names the Markdown files left out and why, after a whole and an incremental build', async () => {
     put('README.md', '# Handbook\n');
     put('restricted/salaries.md', '# Salaries\n');

@@ -15,7 +15,14 @@ import type { Engine } from '../engine.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
 import { type Assembly, assemble, brokenLinksOf, treeOf } from './assemble.ts';
 import { retireDocuments, retireRemoved, storeDocuments } from './documents.ts';
-import { currentBranch, foreignGitDir, gitTopLevel, isAncestor, resolveCommit } from './git.ts';
+import {
+  branchProblem,
+  currentBranch,
+  foreignGitDir,
+  gitTopLevel,
+  isAncestor,
+  resolveCommit,
+} from './git.ts';
 import { refreshGrepIndex } from './grep-index.ts';
 import { indexablePath, PARSED_VERSION, type ParsedDocument } from './index.ts';
 import { type Listing, listShared, listSource } from './listing.ts';
@@ -190,6 +197,8 @@ export async function connectSource(
       'validation-failed',
       `${folder} is not a Git repository: it has no branch ${input.branch}.`,
     );
+  const notBranch = top && input.branch ? await branchProblem(root, input.branch) : null;
+  if (notBranch) throw new AppError('validation-failed', `${notBranch}.`);
   if (top && !(await resolveCommit(root, branch)))
     throw new AppError('not-found', `${root} has no branch ${branch ?? 'HEAD'} (or no commit yet).`);
   const id = sourceId(engine.workspaceId, root);
