@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/driver.ts';
 import { vecDelete, vecUpsert } from '../read/items.ts';
 import { seededRandom as rng, randomUnit as unit } from '../testing/random-vectors.ts';
-import { mirrorPath } from './mirror-file.ts';
+import { closeMirrorFile, mirrorPath, openMirrorFile, readChunk } from './mirror-file.ts';
 import { forgetMirror, mirrorKnn, mirrorLoadStats } from './vector-stream.ts';
 
 const MODEL = 'test/unit-384';
@@ -50,6 +50,40 @@ function fromDatabaseAlone(target: Db) {
   const got = knn(target);
   expect(mirrorLoadStats(target, 'section')?.fromFile).toBe(0);
   return got;
+}
+
+const a16 = (n: number) => (n + 15) & ~15;
+
+/** Rewrites a mirror file as version 1 wrote it: no generation, no rowids or sign bits. */
+function asVersion1(path: string) {
+  const file = openMirrorFile(path);
+  if (!file) throw new Error(`no mirror file at ${path}`);
+  const entries: { id: number; size: number; hash: string; offset: number }[] = [];
+  const parts: Buffer[] = [];
+  let offset = 0;
+  for (const c of file.chunks.values()) {
+    const into = {
+      keys: new Int32Array(c.size),
+      scale: new Float32Array(c.size),
+      quant: new Int8Array(c.size * 384),
+    };
+    expect(readChunk(file, c, into)).toBe(true);
+    const bytes = Buffer.alloc(a16(2 * a16(c.size * 4) + c.size * 384));
+    Buffer.from(into.keys.buffer).copy(bytes, 0);
+    Buffer.from(into.scale.buffer).copy(bytes, a16(c.size * 4));
+    Buffer.from(into.quant.buffer).copy(bytes, 2 * a16(c.size * 4));
+    entries.push({ id: c.id, size: c.size, hash: c.hash, offset });
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  closeMirrorFile(file);
+  const json = Buffer.from(JSON.stringify({ keys: file.keys, chunks: entries }));
+  const head = Buffer.alloc(16);
+  head.write('OBMIRROR', 0, 'latin1');
+  head.writeUInt32LE(1, 8);
+  head.writeUInt32LE(json.length, 12);
+  const pad = Buffer.alloc(a16(16 + json.length) - 16 - json.length);
+  writeFileSync(path, Buffer.concat([head, json, pad, ...parts]));
 }
 
 beforeEach(() => {
@@ -139,6 +173,22 @@ describe('[R9] the vector mirror beside the database', () => {
     forgetMirror(db);
     expect(knn(db)).toEqual(got);
     expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 12, fromDb: 0, whole: true });
+  });
+
+  it('a file of version 1 (no generation, rowids or sign bits) is read chunk by chunk, then written anew at once', async () => {
+    const path = mirrorPath(db.name, 'section');
+    const want = knn(db);
+    asVersion1(path);
+    const v1 = openMirrorFile(path);
+    expect(v1).toMatchObject({ version: 1, generation: null });
+    if (v1) closeMirrorFile(v1);
+    forgetMirror(db);
+    expect(knn(db)).toEqual(want);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 3, fromDb: 0, whole: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    forgetMirror(db);
+    expect(knn(db)).toEqual(want);
+    expect(mirrorLoadStats(db, 'section')).toEqual({ fromFile: 3, fromDb: 0, whole: true });
   });
 
   it('a database restored from an older copy does not take the newer file whole', async () => {
