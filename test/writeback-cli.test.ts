@@ -42,6 +42,17 @@ beforeEach(async () => {
               confidence: 0.6,
             },
           },
+          {
+            name: 'propose',
+            arguments: {
+              kind: 'gotcha',
+              label: 'Taxi account',
+              body: 'The taxi company account password is hunter2.',
+              scope: 'org',
+              confidence: 0.9,
+              sensitive: true,
+            },
+          },
         ],
       };
     return { content: 'done' };
@@ -104,13 +115,13 @@ describe('brain ask, config, runs and inbox', () => {
       '--process',
     );
     expect(runs).toEqual([
-      expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 2 }) }),
+      expect.objectContaining({ id: 'run-cli', pass: expect.objectContaining({ reviewed: 3 }) }),
     ]);
-    expect(await ws.brainText('runs')).toMatch(/run-cli .* 2 proposed: 0 written, 2 to review/);
+    expect(await ws.brainText('runs')).toMatch(/run-cli .* 3 proposed: 0 written, 3 to review/);
 
     const inbox = await ws.brainJson<{ pending: number; items: { id: string; label: string }[] }>('inbox');
-    expect(inbox.pending).toBe(2);
-    const [first, second] = inbox.items;
+    expect(inbox.pending).toBe(3);
+    const [first, second, account] = inbox.items;
     const approved = await ws.brainJson<{ edited: boolean; itemId: string }>(
       'inbox',
       'approve',
@@ -124,6 +135,16 @@ describe('brain ask, config, runs and inbox', () => {
     await expect(ws.brainText('inbox', 'reject', second?.id ?? '')).rejects.toThrow(/reason/);
     expect(await ws.brainJson('inbox', 'reject', second?.id ?? '', '--reason', 'duplicate')).toMatchObject({
       state: 'rejected',
+    });
+    // [W5] A sensitive one is approved as it is only with --confirm-sensitive.
+    expect(account?.label).toBe('Taxi account');
+    await expect(ws.brainText('inbox', 'approve', account?.id ?? '')).rejects.toThrow(
+      /flagged sensitive.*--confirm-sensitive/,
+    );
+    expect((await ws.brainJson<{ pending: number }>('inbox')).pending).toBe(1);
+    expect(await ws.brainJson('inbox', 'approve', account?.id ?? '', '--confirm-sensitive')).toMatchObject({
+      state: 'approved',
+      edited: false,
     });
     expect((await ws.brainJson<{ pending: number }>('inbox')).pending).toBe(0);
   });

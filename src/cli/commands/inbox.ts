@@ -52,7 +52,7 @@ function countsLine(counts: { duplicate: number; emptyPage: number }): string {
   return `${n(counts.duplicate, 'possible duplicate', 'possible duplicates')}, ${n(counts.emptyPage, 'empty page', 'empty pages')}.`;
 }
 
-type ApproveOptions = { editBody?: string; editLabel?: string; json?: boolean };
+type ApproveOptions = { editBody?: string; editLabel?: string; confirmSensitive?: boolean; json?: boolean };
 type CardsOptions = { kind?: string; all?: boolean; offset?: string; limit?: string; json?: boolean };
 
 /** A whole number option as the operation takes it; anything else is left for its schema to refuse. */
@@ -88,6 +88,10 @@ export function registerInbox(program: Command): void {
     .argument('<id>', 'proposal id')
     .option('--edit-body <text>', 'approve with this body instead')
     .option('--edit-label <text>', 'approve with this label instead')
+    .option(
+      '--confirm-sensitive',
+      'approve a proposal flagged sensitive as it is (everyone in its scope reads it)',
+    )
     .option('--json', 'print JSON')
     .action((id: string, opts: ApproveOptions) =>
       withEngine(program, async (engine) => {
@@ -95,6 +99,7 @@ export function registerInbox(program: Command): void {
           id,
           body: opts.editBody,
           label: opts.editLabel,
+          confirmSensitive: opts.confirmSensitive,
         });
         if (json(opts)) return printJson(p);
         print(`approved${p.edited ? ' (edited)' : ''}: note ${p.itemId} in ${p.scope}`);

@@ -39,7 +39,12 @@ export async function inboxApprove(
   ctx: CommandContext,
   input: ParsedInputOf<typeof InboxApprove>,
 ): Promise<OutputOf<typeof InboxApprove>> {
-  return approveProposal(decider(ctx), input.id, { body: input.body, label: input.label });
+  return approveProposal(
+    decider(ctx),
+    input.id,
+    { body: input.body, label: input.label },
+    input.confirmSensitive === true,
+  );
 }
 
 async function inboxReject(

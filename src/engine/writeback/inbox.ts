@@ -152,10 +152,22 @@ function pendingRow(db: Db, user: string, id: string): Row {
 
 export type Decider = { db: Db; workspaceId: string; user: string; surface: Surface };
 
+/**
+ * Whether approving this proposal as it is needs the person's confirmation first: it was flagged
+ * sensitive, or a secret was found in it (a password, a key, a personal number). Once approved,
+ * everyone who reads its scope reads it, and a synced workspace sends it to the server. Every
+ * surface asks the same ([W5] in docs/PRODUCT.md): the app with a dialog, the CLI with
+ * `--confirm-sensitive`, the HTTP API with `confirmSensitive`.
+ */
+function needsConfirmation(row: Row): boolean {
+  return row.sensitive === 1 || (JSON.parse(row.detected) as unknown[]).length > 0;
+}
+
 export function approveProposal(
   d: Decider,
   id: string,
   edit: { body?: string; label?: string } = {},
+  confirmSensitive = false,
 ): ProposalView {
   const body = edit.body?.trim();
   const label = edit.label?.trim();
@@ -167,6 +179,15 @@ export function approveProposal(
     const finalBody = body ?? row.body;
     const finalLabel = label ?? row.label;
     const edited = finalBody !== row.body || finalLabel !== row.label;
+    // An edited body was just read and changed by the person approving it: not asked about again.
+    if (finalBody === row.body && needsConfirmation(row) && !confirmSensitive) {
+      const why = row.sensitive_reason ? ` (${row.sensitive_reason})` : '';
+      throw new AppError(
+        'refused',
+        `Proposal ${id} was flagged sensitive${why}: once approved, everyone who can read ${row.scope} reads it. ` +
+          'Approve it as it is with confirmSensitive (brain inbox approve --confirm-sensitive), or edit it first to leave the secret out.',
+      );
+    }
     const note = upsertNote(d.db, d.workspaceId, {
       kind: row.kind,
       label: finalLabel,

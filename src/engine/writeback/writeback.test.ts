@@ -267,6 +267,50 @@ describe('the inbox', () => {
     expect(approveProposal(as(engine.user), org.id).state).toBe('approved');
   });
 
+  it('[W5] approves a sensitive proposal as it is only once confirmed; an edited body is not asked about', async () => {
+    await configureModel(
+      writerScript([
+        {
+          ...orgFact(1),
+          label: 'Office wifi',
+          body: 'The office wifi password is hunter2.',
+          sensitive: true,
+        },
+        {
+          ...orgFact(2),
+          label: 'Server wifi',
+          body: 'The server room wifi password is swordfish.',
+          sensitive: true,
+        },
+      ]),
+    );
+    endRun('run-s');
+    await runWritebackPass(engine, 'run-s');
+    const items = listInbox(engine.db, engine.user).items;
+    const [wifi, server] = ['Office wifi', 'Server wifi'].map((l) => items.find((i) => i.label === l));
+    if (!wifi || !server) throw new Error('missing proposals');
+    expect(wifi.sensitive).toBe(true);
+    expect(() => approveProposal(as(engine.user), wifi.id)).toThrow(
+      `Proposal ${wifi.id} was flagged sensitive`,
+    );
+    // Approving it "edited" with its own words is approving it as it is.
+    expect(() => approveProposal(as(engine.user), wifi.id, { body: wifi.body, label: 'Wifi' })).toThrow(
+      /confirmSensitive/,
+    );
+    expect(notes()).toEqual([]);
+    expect(listInbox(engine.db, engine.user).items.find((i) => i.id === wifi.id)?.state).toBe('pending');
+    expect(approveProposal(as(engine.user), wifi.id, {}, true).state).toBe('approved');
+    const edited = approveProposal(as(engine.user), server.id, {
+      body: 'The server room wifi password is in the safe.',
+    });
+    expect(edited).toMatchObject({ state: 'approved', edited: true });
+    expect(
+      notes()
+        .map((n) => n.body)
+        .sort(),
+    ).toEqual(['The office wifi password is hunter2.', 'The server room wifi password is in the safe.']);
+  });
+
   it('keeps the edit of an edited approval, and rejects only with a reason', async () => {
     const { org, mine } = await pending();
     const edited = approveProposal(as(engine.user), org.id, {

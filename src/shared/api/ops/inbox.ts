@@ -98,6 +98,8 @@ export const InboxApprove = defineOperation({
         .min(1, 'the edited label is empty')
         .max(INBOX_LIMITS.labelChars, `the edited label is over ${INBOX_LIMITS.labelChars} characters`)
         .optional(),
+      /** Approve a proposal flagged sensitive as it is, after the person confirmed it ([W5] in docs/PRODUCT.md). */
+      confirmSensitive: z.boolean().optional(),
     })
     .strict(),
   output: ProposalViewSchema,

@@ -241,7 +241,9 @@ describe('Inbox', () => {
 
     await user.click(within(current() as HTMLElement).getByRole('button', { name: /^Approve/ }));
     await user.click(await screen.findByRole('button', { name: 'Approve as it is' }));
-    await waitFor(() => expect(t.inputsOf('inbox.approve')).toEqual([{ id: 'proposal-1' }]));
+    await waitFor(() =>
+      expect(t.inputsOf('inbox.approve')).toEqual([{ id: 'proposal-1', confirmSensitive: true }]),
+    );
 
     // The next one, sensitive too: edited, then approved with Ctrl+Enter, without being asked.
     await screen.findByRole('article', { name: 'Proposal: Proposal 2' });

@@ -58,10 +58,14 @@ export function useInboxReview() {
     if (index > 0 && index >= entries.length) setIndex(Math.max(0, entries.length - 1));
   }, [index, entries.length]);
 
-  const approve = async (id: string, body?: string) => {
+  const approve = async (id: string, body?: string, confirmSensitive = false) => {
     setBusy(true);
     try {
-      const p = await call('inbox.approve', { id, ...(body !== undefined ? { body } : {}) });
+      const p = await call('inbox.approve', {
+        id,
+        ...(body !== undefined ? { body } : {}),
+        ...(confirmSensitive ? { confirmSensitive } : {}),
+      });
       setEditing(null);
       app.notify(
         `Approved${p.edited ? ' with your edit' : ''}: “${p.label}” is now in ${p.scope}`,
@@ -100,13 +104,13 @@ export function useInboxReview() {
    * about again: they have just read and changed the text.
    */
   const requestApprove = (p: ProposalView, body?: string) => {
-    if (body === undefined && isSensitive(p)) setConfirming(p.id);
+    if ((body === undefined || body.trim() === p.body) && isSensitive(p)) setConfirming(p.id);
     else void approve(p.id, body);
   };
   const confirmApprove = async () => {
     const id = confirming;
     setConfirming(null);
-    if (id) await approve(id);
+    if (id) await approve(id, undefined, true);
   };
 
   const approveCurrent = () => {
