@@ -78,8 +78,25 @@ export async function branchProblem(root: string, name: string): Promise<string 
   return `${JSON.stringify(name)} is not a branch of ${root}: a tree follows a branch as it moves, not a tag, a commit or a revision such as HEAD~1 (git branch -a lists the branches)`;
 }
 
-/** The commit a branch (or HEAD) points at, or null when it names none. */
+/**
+ * The commit the branch a tree follows points at (HEAD when null), or null when there is none: the
+ * branch's own ref first (a local, then a remote-tracking one), so a tag of the same name does not
+ * stand in for it (Git's own lookup of a bare name prefers the tag); a name stored before branches
+ * were checked ([T1]) is looked up as Git would.
+ */
+export async function branchCommit(root: string, branch: string | null): Promise<string | null> {
+  if (branch !== null && !branch.startsWith('-')) {
+    for (const ref of [`refs/heads/${branch}`, `refs/remotes/${branch}`]) {
+      const commit = await resolveCommit(root, ref);
+      if (commit) return commit;
+    }
+  }
+  return resolveCommit(root, branch);
+}
+
+/** The commit a revision (or HEAD) names, or null when it names none. */
 export async function resolveCommit(root: string, branch: string | null): Promise<string | null> {
+  if (branch?.startsWith('-')) return null; // read as an option, not a name
   try {
     const out = await git(root, ['rev-parse', '--verify', '--quiet', `${branch ?? 'HEAD'}^{commit}`]);
     return out.trim() || null;

@@ -14,6 +14,7 @@ import { stmt } from '../db/driver.ts';
 import type { Engine } from '../engine.ts';
 import {
   blobSizes,
+  branchCommit,
   diffTree,
   foreignGitDir,
   type History,
@@ -21,7 +22,6 @@ import {
   listFiles,
   readBlobs,
   readHistory,
-  resolveCommit,
 } from './git.ts';
 import type { BuildMemo, Entry } from './memo.ts';
 import { couldIndex, indexablePath } from './paths.ts';
@@ -162,7 +162,7 @@ export async function listSource(
     // A .git replaced since it was connected by one naming another repository is not read ([T1]).
     const foreign = await foreignGitDir(source.root, source.root);
     if (foreign) throw new AppError('refused', `${foreign}.`);
-    const commit = await resolveCommit(source.root, source.branch);
+    const commit = await branchCommit(source.root, source.branch);
     if (!commit) throw new AppError('not-found', `${source.root} has no branch ${source.branch ?? 'HEAD'}.`);
     const fromMemo = memo ? await listFromMemo(source, memo, commit) : null;
     if (fromMemo) return fromMemo;

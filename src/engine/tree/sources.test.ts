@@ -93,6 +93,19 @@ describe('repository trees', () => {
     expect(source).toMatchObject({ branch: 'draft' });
   });
 
+  it('[T1] a tree follows its branch, not a tag of the same name', async () => {
+    put('a.md', '# A\n');
+    commit('start');
+    git('tag', 'release');
+    put('b.md', '# B\n');
+    const tip = commit('more');
+    git('branch', 'release', tip);
+    const { id } = await call('trees.connect', { folder: repo, branch: 'release' });
+    await call('trees.rebuild', { tree: id });
+    const built = (await call('trees.list', {})) as { trees: { id: string; indexedCommit: string | null }[] };
+    expect(built.trees.find((t) => t.id === id)?.indexedCommit).toBe(tip);
+  });
+
   it('[T2] status names the Markdown files left out and why, after a whole and an incremental build', async () => {
     put('README.md', '# Handbook\n');
     put('restricted/salaries.md', '# Salaries\n');

@@ -15,14 +15,7 @@ import type { Engine } from '../engine.ts';
 import { assertCanWrite, canSee, parseScope } from '../scope.ts';
 import { type Assembly, assemble, brokenLinksOf, treeOf } from './assemble.ts';
 import { retireDocuments, retireRemoved, storeDocuments } from './documents.ts';
-import {
-  branchProblem,
-  currentBranch,
-  foreignGitDir,
-  gitTopLevel,
-  isAncestor,
-  resolveCommit,
-} from './git.ts';
+import { branchCommit, branchProblem, currentBranch, foreignGitDir, gitTopLevel, isAncestor } from './git.ts';
 import { refreshGrepIndex } from './grep-index.ts';
 import { indexablePath, PARSED_VERSION, type ParsedDocument } from './index.ts';
 import { type Listing, listShared, listSource } from './listing.ts';
@@ -199,7 +192,7 @@ export async function connectSource(
     );
   const notBranch = top && input.branch ? await branchProblem(root, input.branch) : null;
   if (notBranch) throw new AppError('validation-failed', `${notBranch}.`);
-  if (top && !(await resolveCommit(root, branch)))
+  if (top && !(await branchCommit(root, branch)))
     throw new AppError('not-found', `${root} has no branch ${branch ?? 'HEAD'} (or no commit yet).`);
   const id = sourceId(engine.workspaceId, root);
   const existing = stmt(engine.db, 'SELECT * FROM tree_sources WHERE id = ?').get(id) as
@@ -765,6 +758,6 @@ export async function tipOf(engine: Engine, source: TreeSource): Promise<string 
     const listing = listShared(engine, source);
     return listing.waitingFor ? null : listing.commit;
   }
-  if (source.isGit) return resolveCommit(source.root, source.branch);
+  if (source.isGit) return branchCommit(source.root, source.branch);
   return (await listSource(engine, source, null)).commit;
 }
