@@ -95,7 +95,7 @@ export async function branchCommit(root: string, branch: string | null): Promise
 }
 
 /** The commit a revision (or HEAD) names, or null when it names none. */
-export async function resolveCommit(root: string, branch: string | null): Promise<string | null> {
+async function resolveCommit(root: string, branch: string | null): Promise<string | null> {
   if (branch?.startsWith('-')) return null; // read as an option, not a name
   try {
     const out = await git(root, ['rev-parse', '--verify', '--quiet', `${branch ?? 'HEAD'}^{commit}`]);
