@@ -13,6 +13,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenTree } from '#platform/private-files.ts';
+import { isAlive } from '#platform/processes.ts';
 import { AppError } from '#shared/errors.ts';
 import { type AppDeps, buildApp, DEFAULT_RATE_LIMIT } from './app.ts';
 import { createS3BlobStore, s3ConfigFromEnv } from './blobs/s3.ts';
@@ -37,15 +38,6 @@ export type StartOptions = {
 };
 
 export type RunningServer = { url: string; port: number; close(): Promise<void>; firstInvite?: string };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function lockDataDir(dataDir: string): () => void {
   const path = join(dataDir, 'server.lock');

@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Refusal, readBody, refuseRequest, sendJson } from '#platform/http-guard.ts';
+import { isAlive } from '#platform/processes.ts';
 import { EMBED_BATCH } from '#shared/constants.ts';
 import { AppError, ERROR_CODES, type ErrorCode, toTransferable } from '#shared/errors.ts';
 import { httpStatusOf } from '#shared/http-status.ts';
@@ -59,15 +60,6 @@ function readOwnerFile(home: string): OwnerInfo | null {
     return { pid: pid as number, port: port as number, token };
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, owned by someone else
   }
 }
 

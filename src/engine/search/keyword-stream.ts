@@ -64,7 +64,8 @@ type Counted = { n: number; at: number };
 type DfCache = { generation: Buffer | null; rows: number; df: Map<string, Counted> };
 const dfCaches = new WeakMap<Db, DfCache>();
 
-function approxRows(db: Db): number {
+/** The table's largest rowid: the bound of the kinds learnt, and the row count's stand-in (one index seek). */
+function largestRowid(db: Db): number {
   const row = stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null };
   return row.n ?? 0;
 }
@@ -94,7 +95,7 @@ function dfCache(db: Db): DfCache {
   const generation = ftsGeneration(db);
   let cache = dfCaches.get(db);
   if (!cache || !generation || !cache.generation || cache.df.size > DF_CACHE_MAX) {
-    cache = { generation, rows: approxRows(db), df: new Map() };
+    cache = { generation, rows: largestRowid(db), df: new Map() };
     dfCaches.set(db, cache);
   } else if (!cache.generation.equals(generation)) {
     // Written since (by anyone): a cached miss may match now, and old counts may be off by more
@@ -102,7 +103,7 @@ function dfCache(db: Db): DfCache {
     const now = Date.now();
     for (const [term, c] of cache.df) if (c.n === 0 || now - c.at > DF_KEEP_MS) cache.df.delete(term);
     cache.generation = generation;
-    cache.rows = approxRows(db);
+    cache.rows = largestRowid(db);
   }
   return cache;
 }
@@ -251,10 +252,6 @@ const codeOf = (kind: string | undefined): number =>
 type KindCache = { codes: Uint8Array; known: number };
 const kindCaches = new WeakMap<Db, KindCache>();
 const SECTION = 2;
-
-function largestRowid(db: Db): number {
-  return (stmt(db, 'SELECT max(rowid) AS n FROM items').get() as { n: number | null }).n ?? 0;
-}
 
 /** Rowids above `from` up to `to` are learnt: sections unless `others` names them. */
 function learn(codes: Uint8Array, from: number, to: number, others: [number, string][]): void {

@@ -37,6 +37,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../../platform/private-files.ts';
+import { isAlive } from '../../platform/processes.ts';
 
 const MAGIC = Buffer.from('OBMIRROR', 'latin1');
 const VERSION = 2;
@@ -196,16 +197,6 @@ export function closeMirrorFile(file: MirrorFile): void {
   }
 }
 
-/** Whether a process runs with this id (one of another user counts as running). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temporary files of writes that never finished: a process that ended (was killed,
  * lost power) in the middle of one. At 1M sections one is about 450 MB.
@@ -216,7 +207,7 @@ function removeStaleTemps(path: string): void {
     for (const name of readdirSync(dirname(path))) {
       if (!name.startsWith(prefix)) continue;
       const pid = Number(name.slice(prefix.length).split('-')[0]);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !running(pid))
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid))
         rmSync(join(dirname(path), name), { force: true });
     }
   } catch {
